@@ -1,0 +1,24 @@
+# The two commands of the README: `make run` and `make test`.
+# Both create the virtualenv in .venv on first use, from pyproject.toml.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test install
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed" if sys.version_info < (3, 11) else 0)'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(BIN)/.installed
+
+run: install
+	$(BIN)/companion serve
+
+test: install
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/pytest

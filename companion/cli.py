@@ -1,0 +1,127 @@
+"""The ``companion`` command line.
+
+Exit codes: 0 done, 1 an illegal action in a record, 2 input that cannot be used (with a
+one-line message on stderr). Commands of the other packages (``serve``, ``vision``,
+``hw``, ``score``) register themselves through :data:`EXTENSIONS`, so this package does
+not import them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion import __version__, record
+from companion.store import Store, StoreError, default_path
+from companion.table import NoSuchSession, Table
+
+EXTENSIONS = ("web.commands",)
+"""Modules with a ``register(subparsers)`` function that adds their commands."""
+
+
+class UsageError(Exception):
+    """Input the command cannot use; printed as one line, exit 2."""
+
+
+def add_db_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", type=Path, default=None,
+                        help="the SQLite file (default: $COMPANION_DB or "
+                             "~/.local/share/companion/companion.db)")
+
+
+def open_table(db: Path | None) -> Table:
+    return Table(Store(db or default_path()))
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    rec = record.load(args.record)
+    out, code = record.replay(rec)
+    if args.json or code:
+        print(json.dumps(out, ensure_ascii=False))
+    else:
+        _print_summary(out)
+    return code
+
+
+def _print_summary(out: dict[str, Any]) -> None:
+    print(f"{out['game']}: {', '.join(out['players'])}")
+    for name, score in out["scores"].items():
+        mark = " (winner)" if name in out["winners"] else ""
+        print(f"  {name}: {score}{mark}")
+    print("game over" if out["over"] else f"to play: {out['current']}")
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    table = open_table(args.db)
+    try:
+        session = table.get(args.session_id)
+    except NoSuchSession as err:
+        raise UsageError(f"{err}; `companion games` lists them") from None
+    text = json.dumps(session.record(), ensure_ascii=False, indent=1)
+    if args.out:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    else:
+        print(text)
+    return 0
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    table = open_table(args.db)
+    rows = table.list()
+    if args.json:
+        print(json.dumps([{"id": r.id, "game": r.game, "players": r.players,
+                           "over": r.over, "updated": r.updated} for r in rows]))
+        return 0
+    if not rows:
+        print("no games yet")
+    for r in rows:
+        status = "over" if r.over else "playing"
+        print(f"{r.id:4d}  {r.game:10s} {status:8s} {', '.join(r.players)}")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="companion", description=__doc__.split("\n")[0])
+    p.add_argument("--version", action="version", version=f"companion {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("replay", help="play a record file through the rules")
+    r.add_argument("record", type=Path)
+    r.add_argument("--json", action="store_true", help="print the result as JSON")
+    r.set_defaults(func=cmd_replay)
+
+    e = sub.add_parser("export", help="write the record of a stored game")
+    e.add_argument("session_id", type=int)
+    e.add_argument("--out", type=Path, help="file to write (default: stdout)")
+    add_db_option(e)
+    e.set_defaults(func=cmd_export)
+
+    g = sub.add_parser("games", help="list stored games")
+    g.add_argument("--json", action="store_true")
+    add_db_option(g)
+    g.set_defaults(func=cmd_games)
+
+    for name in EXTENSIONS:
+        importlib.import_module(name).register(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except (UsageError, record.BadRecord, StoreError) as err:
+        print(f"companion: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,311 @@
+"""Tokyo Poo Divers: the companion keeps score and the turd supply.
+
+A turn starts with a flip of any closed card: a blank ends the turn (its player may
+``peek``), a sleeper means flip again, an object puts the diver there and scores 1 plus
+the open objects in the eight star runs from it. Then the player banks, or dives: the
+first dive flip is any closed neighbour of the diver and fixes the direction, each later
+one the next cell on from the last object; the k-th object of the turn is worth k, a
+sleeper banks, a blank loses the turn's points. With no closed card to flip next the
+points are banked automatically. See ``rules/RULINGS.md`` for the supply and the end.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.engine import Action, BadSetup, Game, IllegalAction, Legal, Outcome, best
+from companion.grid import DIRECTIONS, Cell
+from companion.games.poodivers.layout import card_cells, rows_of
+
+DECK = {"blank": 14, "sleeper": 14, "object": 42}
+FACES = tuple(DECK)
+SUPPLY = {"brown": 20, "golden": 30}
+GOLDEN = 5
+
+
+@dataclass(frozen=True)
+class PooState:
+    players: tuple[str, ...]
+    rows: tuple[str, ...]
+    cells: Mapping[str, str]          # card cell -> "closed" or its face
+    supply: Mapping[str, int]
+    holdings: Mapping[str, Mapping[str, int]]
+    deal: Mapping[str, str] | None    # digital play: the hidden face of every cell
+    turn: int = 0                     # seat of the player to act
+    diving: bool = False              # an object was found this turn: bank or flip on
+    found: int = 0                    # objects found this turn
+    turn_points: int = 0
+    diver: str | None = None
+    direction: str | None = None
+    last: str | None = None           # the last object found this turn
+    peek_for: str | None = None       # who may peek now (right after their blank)
+    ended: str | None = None
+
+    @property
+    def player(self) -> str:
+        return self.players[self.turn]
+
+    def closed(self) -> list[str]:
+        return [c for c, face in self.cells.items() if face == "closed"]
+
+
+class PooDivers(Game[PooState]):
+    name = "poodivers"
+    title = "Tokyo Poo Divers"
+    min_players, max_players = 2, 8
+
+    def prepare(self, players: Sequence[str], options: Mapping[str, Any],
+                rng: random.Random) -> dict[str, Any]:
+        """In digital play, deal a seeded shuffle of the 70-card deck onto the layout."""
+        out = dict(options)
+        if out.get("digital") is True and "deal" not in out:
+            cells = card_cells(rows_of(out.get("layout", "square")))
+            deck = [face for face, n in DECK.items() for _ in range(n)]
+            rng.shuffle(deck)
+            out["deal"] = dict(zip(cells, deck, strict=False))
+        return out
+
+    def new(self, players: Sequence[str], options: Mapping[str, Any]) -> PooState:
+        unknown = set(options) - {"layout", "digital", "deal"}
+        if unknown:
+            raise BadSetup(f"unknown option {sorted(unknown)[0]!r}: Tokyo Poo Divers takes "
+                           "layout and digital")
+        rows = rows_of(options.get("layout", "square"))
+        digital = options.get("digital", False)
+        if not isinstance(digital, bool):
+            raise BadSetup("\"digital\" is true or false")
+        cells = card_cells(rows)
+        deal = _check_deal(options.get("deal"), cells) if digital else None
+        if not digital and "deal" in options:
+            raise BadSetup("a deal is only used in digital play (\"digital\": true)")
+        names = tuple(self.check_players(players))
+        return PooState(
+            players=names, rows=rows, cells=dict.fromkeys(cells, "closed"),
+            supply=dict(SUPPLY), holdings={p: {"brown": 0, "golden": 0} for p in names},
+            deal=deal,
+        )
+
+    def resolve(self, state: PooState, action: Action, rng: random.Random) -> Action:
+        """In digital play the companion reveals the flipped card's face."""
+        if state.deal and action.get("type") == "flip" and "face" not in action:
+            cell = action.get("cell")
+            if isinstance(cell, str) and cell in state.deal:
+                return {**action, "face": state.deal[cell]}
+        return action
+
+    # Actions -------------------------------------------------------------------
+
+    def apply(self, state: PooState, action: Action) -> PooState:
+        if state.ended:
+            raise IllegalAction("the game is over")
+        kind = action.get("type")
+        if kind == "flip":
+            _fields(action, {"cell", "face"})
+            state = replace(state, peek_for=None)
+            return self._flip(state, _cell(state, action.get("cell")), _face(state, action))
+        if kind == "bank":
+            _fields(action, set())
+            if not state.diving:
+                raise IllegalAction("there is nothing to bank: flip a card first")
+            return _bank(replace(state, peek_for=None))
+        if kind == "peek":
+            _fields(action, {"cell"})
+            if state.peek_for is None:
+                raise IllegalAction("a peek is only allowed right after drawing a blank")
+            cell = _cell(state, action.get("cell"))
+            if state.cells[cell] != "closed":
+                raise IllegalAction(f"{cell} is already open: peek at a closed card")
+            return replace(state, peek_for=None)
+        raise IllegalAction(f"unknown action {kind!r}: Tokyo Poo Divers has flip, bank "
+                            "and peek")
+
+    def _flip(self, state: PooState, cell: str, face: str) -> PooState:
+        if state.cells[cell] != "closed":
+            raise IllegalAction(f"{cell} is already open ({state.cells[cell]}): flip a "
+                                "closed card")
+        if state.diving:
+            allowed = _dive_cells(state)
+            if cell not in allowed:
+                where = ("a closed card next to the diver" if state.direction is None
+                         else f"{allowed[0]}, the next card {state.direction} of {state.last}")
+                raise IllegalAction(f"{cell} is not on the dive: flip {where}, or bank")
+        shown = Counter(f for f in state.cells.values() if f != "closed")
+        if shown[face] >= DECK[face]:
+            raise IllegalAction(f"the deck has only {DECK[face]} {face} cards and "
+                                f"{shown[face]} are open already: check {cell}'s face")
+        cells = {**state.cells, cell: face}
+        state = replace(state, cells=cells)
+        if face == "blank":
+            return _end_turn(replace(state, turn_points=0), peek=state.player)
+        if face == "sleeper":
+            return _bank(state) if state.diving else _end_if_no_cards(state)
+        if not state.diving:
+            points = 1 + sum(len(_run(cells, cell, d)) for d in DIRECTIONS)
+            state = replace(state, diving=True, found=1, turn_points=points, diver=cell,
+                            direction=None, last=cell)
+        else:
+            direction = state.direction or _direction(state.diver, cell)
+            found = state.found + 1
+            state = replace(state, found=found, turn_points=state.turn_points + found,
+                            direction=direction, last=cell)
+        return state if _dive_cells(state) else _bank(state)
+
+    # Queries -------------------------------------------------------------------
+
+    def legal(self, state: PooState) -> list[Legal]:
+        if state.ended:
+            return []
+        out = []
+        if state.peek_for:
+            out.append(Legal("peek", {"cell": state.closed()}, player=state.peek_for))
+        faces = {} if state.deal else {"face": list(FACES)}
+        if state.diving:
+            out.append(Legal("bank", player=state.player))
+            out.append(Legal("flip", {"cell": _dive_cells(state), **faces}, state.player))
+        else:
+            out.append(Legal("flip", {"cell": state.closed(), **faces}, state.player))
+        return out
+
+    def view(self, state: PooState) -> dict[str, Any]:
+        return {
+            "layout": list(state.rows),
+            "cells": dict(state.cells),
+            "supply": dict(state.supply),
+            "holdings": {p: dict(h) for p, h in state.holdings.items()},
+            "turn_points": state.turn_points,
+            "diver": ({"cell": state.diver, "direction": state.direction}
+                      if state.diver else None),
+            "phase": "over" if state.ended else ("dive" if state.diving else "flip"),
+            "found": state.found,
+            "peek_for": state.peek_for,
+            "closed": len(state.closed()),
+            "digital": state.deal is not None,
+            "ended": state.ended,
+        }
+
+    def scores(self, state: PooState) -> dict[str, int]:
+        return {p: h["brown"] + GOLDEN * h["golden"] for p, h in state.holdings.items()}
+
+    def current(self, state: PooState) -> str | None:
+        return None if state.ended else state.player
+
+    def outcome(self, state: PooState) -> Outcome | None:
+        if not state.ended:
+            return None
+        return Outcome(best(self.scores(state)), state.ended)
+
+    def players(self, state: PooState) -> Sequence[str]:
+        return state.players
+
+
+# Helpers ------------------------------------------------------------------------
+
+
+def _fields(action: Action, allowed: set[str]) -> None:
+    extra = set(action) - allowed - {"type"}
+    if extra:
+        raise IllegalAction(f"{action['type']} does not take {sorted(extra)[0]!r}")
+
+
+def _cell(state: PooState, name: object) -> str:
+    try:
+        cell = str(Cell.parse(name))
+    except ValueError as err:
+        raise IllegalAction(str(err)) from None
+    if cell not in state.cells:
+        raise IllegalAction(f"there is no card at {cell} in this layout")
+    return cell
+
+
+def _face(state: PooState, action: Action) -> str:
+    face = action.get("face")
+    if state.deal is not None:
+        cell = str(Cell.parse(action["cell"]))
+        if face is not None and face != state.deal[cell]:
+            raise IllegalAction(f"in digital play the companion reveals the cards: {cell} "
+                                f"is {state.deal[cell]}, not {face}")
+        return state.deal[cell]
+    if face not in FACES:
+        raise IllegalAction(f"say what the card shows: face is one of {', '.join(FACES)}")
+    assert isinstance(face, str)
+    return face
+
+
+def _check_deal(deal: object, cells: tuple[str, ...]) -> dict[str, str]:
+    if not isinstance(deal, dict) or set(deal) != set(cells):
+        raise BadSetup("digital play needs a deal of every card cell (the companion makes "
+                       "one when the game starts)")
+    counts = Counter(deal.values())
+    for face, n in counts.items():
+        if face not in DECK or n > DECK[face]:
+            raise BadSetup(f"the deal has {n} {face!s} cards; the deck has "
+                           f"{DECK.get(str(face), 0)}")
+    return dict(deal)
+
+
+def _run(cells: Mapping[str, str], start: str, direction: str) -> list[str]:
+    """Open objects from ``start`` (exclusive) along ``direction``, up to the first gap."""
+    out = []
+    cell = Cell.parse(start).step(direction)
+    while cells.get(str(cell)) == "object":
+        out.append(str(cell))
+        cell = cell.step(direction)
+    return out
+
+
+def _direction(diver: str | None, cell: str) -> str:
+    assert diver is not None
+    a, b = Cell.parse(diver), Cell.parse(cell)
+    step = (b.col - a.col, b.row - a.row)
+    return next(d for d, s in DIRECTIONS.items() if s == step)
+
+
+def _dive_cells(state: PooState) -> list[str]:
+    """The closed cards the next dive flip may take."""
+    if state.direction is None:
+        assert state.diver is not None
+        around = [str(Cell.parse(state.diver).step(d)) for d in DIRECTIONS]
+        return [c for c in around if state.cells.get(c) == "closed"]
+    assert state.last is not None
+    nxt = str(Cell.parse(state.last).step(state.direction))
+    return [nxt] if state.cells.get(nxt) == "closed" else []
+
+
+def _bank(state: PooState) -> PooState:
+    """Pay the turn's points from the supply, exchange brown for golden, end the turn."""
+    supply, mine = dict(state.supply), dict(state.holdings[state.player])
+    golden = min(state.turn_points // GOLDEN, supply["golden"])
+    brown = min(state.turn_points - GOLDEN * golden, supply["brown"])
+    supply["golden"] -= golden
+    supply["brown"] -= brown
+    mine["golden"] += golden
+    mine["brown"] += brown
+    while mine["brown"] >= GOLDEN and supply["golden"] > 0:
+        mine["brown"] -= GOLDEN
+        supply["brown"] += GOLDEN
+        mine["golden"] += 1
+        supply["golden"] -= 1
+    state = replace(state, supply=supply, holdings={**state.holdings, state.player: mine})
+    if supply["brown"] == 0 and supply["golden"] == 0:
+        return replace(_end_turn(state), ended="the turd supply is empty")
+    return _end_turn(state)
+
+
+def _end_turn(state: PooState, peek: str | None = None) -> PooState:
+    state = replace(state, turn=(state.turn + 1) % len(state.players), diving=False,
+                    found=0, turn_points=0, direction=None, last=None,
+                    peek_for=peek if state.closed() else None)
+    return _end_if_no_cards(state)
+
+
+def _end_if_no_cards(state: PooState) -> PooState:
+    if not state.closed() and not state.ended:
+        return replace(state, ended="the last card is open", diving=False, turn_points=0)
+    return state
+
+
+GAME = PooDivers()

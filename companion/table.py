@@ -1,0 +1,178 @@
+"""The table: live game sessions over the event store.
+
+A session is a game, its players and options, and the list of accepted actions; its
+state is always the fold of the engine's ``apply`` over that list. :class:`Table` is what
+the dashboard, the timer hardware and the CLI talk to: it validates an action against
+the current state, fills in chance the companion deals (digital play) with the session's
+seeded generator, logs it, and only then reports it done. Listeners hear of every change.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion import games
+from companion.engine import Action, Game, IllegalAction, action_type
+from companion.store import SessionRow, Store
+
+Listener = Callable[[int, int], None]
+"""Called with ``(session_id, seq)`` after every change to a session."""
+
+
+class NoSuchSession(LookupError):
+    """No session has that id."""
+
+
+@dataclass
+class Session:
+    """One game at the table, its state kept in step with its log."""
+
+    id: int
+    game: Game[Any]
+    players: list[str]
+    options: dict[str, Any]
+    seed: int
+    actions: list[Action] = field(default_factory=list)
+    state: Any = None
+
+    @property
+    def seq(self) -> int:
+        """How many actions have been applied."""
+        return len(self.actions)
+
+    def rng(self) -> random.Random:
+        """The generator for the next action's chance: seeded by session and position,
+        so the same game always rolls the same way."""
+        return random.Random(f"{self.seed}/{self.seq}")
+
+    def summary(self) -> dict[str, Any]:
+        return {"id": self.id, "seq": self.seq, **self.game.summary(self.state)}
+
+    def record(self) -> dict[str, Any]:
+        """The record file of DESIGN.md, for ``companion export``."""
+        return {
+            "game": self.game.name,
+            "players": list(self.players),
+            "options": self.options,
+            "actions": list(self.actions),
+        }
+
+
+class Table:
+    """Sessions over one store. Thread-safe: one lock serialises every change."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._sessions: dict[int, Session] = {}
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Register a listener; returns a function that removes it."""
+        with self._lock:
+            self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _changed(self, session: Session) -> None:
+        for listener in list(self._listeners):
+            listener(session.id, session.seq)
+
+    def create(self, game_name: str, players: Sequence[str],
+               options: Mapping[str, Any] | None = None, seed: int | None = None) -> Session:
+        """Start a new session; raises ``UnknownGame`` or ``BadSetup`` (nothing stored)."""
+        game = games.get(game_name)
+        names = game.check_players(players)
+        seed = secrets.randbits(48) if seed is None else seed
+        prepared = game.prepare(names, dict(options or {}), random.Random(f"{seed}/setup"))
+        state = game.new(names, prepared)
+        with self._lock:
+            sid = self.store.create(game.name, names, prepared, seed)
+            session = Session(sid, game, names, prepared, seed, [], state)
+            self._sessions[sid] = session
+            self._changed(session)
+            return session
+
+    def get(self, session_id: int) -> Session:
+        with self._lock:
+            if session_id not in self._sessions:
+                row = self.store.session(session_id)
+                if row is None:
+                    raise NoSuchSession(f"no game with id {session_id}")
+                self._sessions[session_id] = _load(row, self.store.actions(session_id))
+            return self._sessions[session_id]
+
+    def list(self) -> list[SessionRow]:
+        return self.store.sessions()
+
+    def play(self, session_id: int, action: Action, seq: int | None = None) -> Session:
+        """Validate, resolve and log ``action``; the session after it.
+
+        Raises :class:`IllegalAction` (nothing logged) or ``Conflict`` when ``seq`` is
+        not the number of actions the log holds.
+        """
+        with self._lock:
+            session = self.get(session_id)
+            action_type(action)
+            if session.game.is_over(session.state):
+                raise IllegalAction("the game is over")
+            resolved = session.game.resolve(session.state, action, session.rng())
+            state = session.game.apply(session.state, resolved)
+            self.store.append(session_id, resolved, expected=_expected(session, seq),
+                              over=session.game.is_over(state))
+            session.actions.append(resolved)
+            session.state = state
+            self._changed(session)
+            return session
+
+    def undo(self, session_id: int, seq: int | None = None) -> Action | None:
+        """Take back the last action (kept in the history as undone); the action, or
+        ``None`` when there is nothing to undo."""
+        with self._lock:
+            session = self.get(session_id)
+            undone = self.store.undo(session_id, expected=_expected(session, seq))
+            if undone is None:
+                return None
+            self._reload(session)
+            return undone
+
+    def redo(self, session_id: int) -> Action | None:
+        """Play again the action undone last, if nothing was played since."""
+        with self._lock:
+            session = self.get(session_id)
+            entry = self.store.redoable(session_id)
+            if entry is None:
+                return None
+            state = session.game.apply(session.state, entry.action)
+            self.store.append(session_id, entry.action, expected=session.seq,
+                              over=session.game.is_over(state), redo_of=entry.id)
+            session.actions.append(entry.action)
+            session.state = state
+            self._changed(session)
+            return entry.action
+
+    def _reload(self, session: Session) -> None:
+        fresh = _load(self.store.session(session.id) or _missing(session.id),
+                      self.store.actions(session.id))
+        session.actions, session.state = fresh.actions, fresh.state
+        self._changed(session)
+
+
+def _expected(session: Session, seq: int | None) -> int:
+    return session.seq if seq is None else seq
+
+
+def _missing(session_id: int) -> SessionRow:
+    raise NoSuchSession(f"no game with id {session_id}")
+
+
+def _load(row: SessionRow, actions: list[Action]) -> Session:
+    game = games.get(row.game)
+    state = game.new(row.players, row.options)
+    for action in actions:
+        state = game.apply(state, action)
+    return Session(row.id, game, row.players, row.options, row.seed, actions, state)
