@@ -65,7 +65,8 @@ class LogEntry:
 
 
 def _v1(db: sqlite3.Connection) -> None:
-    db.executescript(
+    _run_script(
+        db,
         """
         CREATE TABLE sessions (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -88,6 +89,14 @@ def _v1(db: sqlite3.Connection) -> None:
         CREATE INDEX actions_by_session ON actions(session_id, id);
         """
     )
+
+
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    """Run ``;``-separated statements inside the caller's transaction (``executescript``
+    would commit it)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
 
 
 # Forward migrations: MIGRATIONS[n] takes a database at user_version n to n + 1.
@@ -135,11 +144,15 @@ class Store:
                 yield self._db
                 self._db.execute("COMMIT")
             except sqlite3.Error as err:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise StoreError(f"cannot write to {self.path}: {err}") from err
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
 
     def _migrate(self) -> None:
         with self._write() as db:
