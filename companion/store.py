@@ -166,6 +166,28 @@ class Store:
                 step(db)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
+    def integrity(self) -> str:
+        """SQLite's ``PRAGMA integrity_check``: ``"ok"`` for a sound file."""
+        with self._lock:
+            return "; ".join(r[0] for r in self._db.execute("PRAGMA integrity_check"))
+
+    def backup(self, dest: str | os.PathLike[str]) -> None:
+        """Write a consistent copy to ``dest`` while others go on writing (SQLite's
+        online backup API). Restore by stopping the service and copying it back."""
+        target = Path(dest)
+        if target.exists():
+            raise StoreError(f"{target} exists already: choose a new file for the backup")
+        try:
+            out = sqlite3.connect(target)
+            try:
+                with self._lock:
+                    self._db.backup(out)
+            finally:
+                out.close()
+        except (OSError, sqlite3.Error) as err:
+            target.unlink(missing_ok=True)
+            raise StoreError(f"cannot write the backup {target}: {err}") from err
+
     # Sessions ------------------------------------------------------------------
 
     def create(self, game: str, players: list[str], options: dict[str, Any], seed: int) -> int:

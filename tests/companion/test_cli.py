@@ -115,6 +115,19 @@ def test_export_writes_a_record_that_replays(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "no game with id 99" in missing.stderr
 
 
+def test_backup_command(tmp_path: Path) -> None:
+    db = tmp_path / "c.db"
+    code = ("from companion.store import Store\nfrom companion.table import Table\n"
+            f"Table(Store({str(db)!r})).create('poodivers', ['Lu', 'Max'])\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+    out = run("backup", str(tmp_path / "b.db"), "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    listed = run("games", "--db", str(tmp_path / "b.db"), "--json")
+    assert [g["players"] for g in json.loads(listed.stdout)] == [["Lu", "Max"]]
+    again = run("backup", str(tmp_path / "b.db"), "--db", str(db))
+    assert again.returncode == 2 and "exists already" in again.stderr
+
+
 def test_version() -> None:
     out = run("--version")
     assert out.returncode == 0 and out.stdout.startswith("companion ")

@@ -76,7 +76,7 @@ def test_kill_9_in_a_burst_keeps_exactly_the_acknowledged_actions(db: Path) -> N
     acked = [json.loads(line[4:]) for line in lines]
     with Store(db) as store:
         actions = store.actions(sid)
-        assert store._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert store.integrity() == "ok"
     # Every acknowledged action is there, in order; at most the one in flight (committed
     # but not yet acknowledged when the kill came) follows it.
     assert actions[: len(acked)] == acked
@@ -187,3 +187,18 @@ def test_an_unwritable_place_is_a_clear_error(tmp_path: Path) -> None:
     blocker.write_text("x")
     with pytest.raises(StoreError, match="cannot open the database"):
         Store(blocker / "sub" / "c.db")
+
+
+def test_backup_is_a_consistent_copy_while_the_store_is_open(db: Path, tmp_path: Path) -> None:
+    with Store(db) as store:
+        table = Table(store)
+        sid = table.create("poodivers", ["Ann", "Ben"]).id
+        for action in FLIPS[:4]:
+            table.play(sid, action)
+        store.backup(tmp_path / "copy.db")
+        table.play(sid, FLIPS[4])
+        with pytest.raises(StoreError, match="exists already"):
+            store.backup(tmp_path / "copy.db")
+    with Store(tmp_path / "copy.db") as copy:
+        assert copy.integrity() == "ok"
+        assert copy.actions(sid) == FLIPS[:4]
