@@ -21,11 +21,11 @@ bp = Blueprint("camera", __name__)
 GAMES = ("shoal", "poodivers")
 IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"BM", b"RIFF")
 FIELDS = {"game", "layout"}
+READER = "vision.readers"
+"""The module that reads photos (the vision package's)."""
 
 
 def _photo() -> bytes:
-    if not request.mimetype.startswith("multipart/form-data"):
-        raise ApiError(415, "send the photo as multipart/form-data (field \"photo\")")
     unknown = sorted(set(request.form) - FIELDS)
     if unknown:
         raise ApiError(400, f"unexpected field {unknown[0]!r}: send photo, game and layout")
@@ -43,7 +43,7 @@ def _photo() -> bytes:
 def reader() -> Any:
     """The vision package's reader module, or a 503 saying it is missing."""
     try:
-        return importlib.import_module("vision.readers")
+        return importlib.import_module(READER)
     except ImportError as err:
         raise ApiError(503, f"camera reading is not available in this install ({err})") \
             from None
@@ -52,6 +52,8 @@ def reader() -> Any:
 @bp.post("/api/vision/read")
 @require_pin
 def read() -> Any:
+    if not request.mimetype.startswith("multipart/form-data"):
+        raise ApiError(415, "send the photo as multipart/form-data (field \"photo\")")
     game = request.form.get("game", "")
     if game not in GAMES:
         raise ApiError(400, f"\"game\" is one of {', '.join(GAMES)}, not {game!r}")

@@ -64,7 +64,7 @@ window.TC = (function () {
 
   function pinAccepted(ok) {
     const button = document.getElementById("pin-button");
-    button.textContent = ok ? "🔓 PIN ok" : "🔒 Enter PIN";
+    button.textContent = ok ? "PIN ✓" : "Enter PIN";
     button.classList.toggle("ok", ok);
   }
 

@@ -121,7 +121,7 @@ window.GamePage = (function () {
     const table = document.getElementById("scores");
     const rows = Object.entries(v.scores).map(([p, s]) => h("tr", {
       class: [p === v.current ? "current" : "", v.winners.includes(p) ? "winner" : ""].join(" "),
-    }, h("th", { scope: "row" }, v.winners.includes(p) ? "🏆 " : "", p), h("td", {}, s)));
+    }, h("th", { scope: "row" }, v.winners.includes(p) ? "★ " : "", p), h("td", {}, s)));
     table.replaceChildren(...rows);
   }
 

@@ -41,7 +41,7 @@
           "data-cell": name, "aria-label": `${name} ${face}`, disabled: !target,
         }, h("span", { class: "pd-name" }, name),
         h("span", { class: "pd-face" }, isDiver
-          ? `🤿${s.diver.direction ? ARROWS[s.diver.direction] : ""}` : FACE_TEXT[face]));
+          ? `◉${s.diver.direction ? ARROWS[s.diver.direction] : ""}` : FACE_TEXT[face]));
         btn.addEventListener("click", () => tap(name, v, ctx));
         grid.append(btn);
       });

