@@ -11,13 +11,23 @@ consistent (state, seq and log from the same actions) even while another phone p
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import Action, Game
 from companion.table import Session
 from web.words import describe
+
+SERIES: dict[str, Callable[[dict[str, Any]], dict[str, int]]] = {
+    "shark": lambda view: dict(view["prices"]),
+}
+"""Per game, a second history the page charts (Shark: the stock index after each action)."""
+
+
+def series_of(game: Game[Any], state: Any) -> dict[str, int] | None:
+    pick = SERIES.get(game.name)
+    return pick(game.view(state)) if pick else None
 
 
 @dataclass(frozen=True)
@@ -29,10 +39,14 @@ class Step:
     who: str | None
     text: str
     scores: dict[str, int]
+    series: dict[str, int] | None = None
 
     def entry(self, seq: int) -> dict[str, Any]:
-        return {"seq": seq, "who": self.who, "text": self.text, "action": self.action,
-                "scores": self.scores}
+        out = {"seq": seq, "who": self.who, "text": self.text, "action": self.action,
+               "scores": self.scores}
+        if self.series is not None:
+            out["series"] = self.series
+        return out
 
 
 @dataclass
@@ -79,7 +93,8 @@ class Chronicle:
                 state = trace.game.apply(state, action)
                 trace.steps.append(Step(action, state, who,
                                         describe(trace.game.name, action, who),
-                                        trace.game.scores(state)))
+                                        trace.game.scores(state),
+                                        series_of(trace.game, state)))
             return trace.start, list(trace.steps[: len(actions)])
 
     def view(self, session: Session, *, full: bool = True) -> dict[str, Any]:
@@ -97,6 +112,8 @@ class Chronicle:
         if full:
             out["log"] = [s.entry(i) for i, s in enumerate(steps, 1)]
             out["timeline"] = [game.scores(start)] + [s.scores for s in steps]
+            if game.name in SERIES:
+                out["series"] = [series_of(game, start)] + [s.series for s in steps]
         else:
             out["last"] = steps[-1].entry(len(steps)) if steps else None
         return out

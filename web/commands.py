@@ -11,6 +11,7 @@ Settings come from ``~/.config/companion/config.toml`` (``$XDG_CONFIG_HOME`` res
     camera = "0"                      # a camera index, device or image file
     show_pin = false                  # show the PIN on every start page, not just the Pi's
     threads = 64                      # each open live page holds one
+    [hardware]                        # pins, port, durations: see hardware.md
     [vision]                          # files for "score from camera"
     deck = "/home/pi/shoal"
     faces = "/home/pi/poodivers"
@@ -38,7 +39,7 @@ from companion.table import Table
 from web import create_app
 
 KEYS = {"host": str, "port": int, "db": str, "pin": str, "timer": str, "camera": str,
-        "show_pin": bool, "threads": int, "vision": dict}
+        "show_pin": bool, "threads": int, "vision": dict, "hardware": dict}
 DEFAULTS: dict[str, Any] = {"host": "0.0.0.0", "port": 8000, "timer": "browser",
                             "camera": None, "show_pin": False, "threads": 64}
 
@@ -115,7 +116,8 @@ def secret_key(data_dir: Path) -> str:
 
 
 def open_timer(spec: str, table: Table, conf: dict[str, Any]) -> tuple[Any, str | None]:
-    """The table timer of ``spec``, or ``None`` and why not."""
+    """The table timer of ``spec`` (``conf`` is the ``[hardware]`` table), or ``None`` and
+    why not."""
     try:
         hardware = importlib.import_module("companion.hardware")
     except ImportError as err:
@@ -139,7 +141,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except StoreError as err:
         print(f"companion: {err}", file=sys.stderr)
         return 2
-    timer, problem = open_timer(conf["timer"], table, conf)
+    timer, problem = open_timer(conf["timer"], table, conf.get("hardware", {}))
     if problem:
         print(f"companion: {problem}; the dashboard runs without a timer", file=sys.stderr)
     app = create_app(table, {

@@ -5,7 +5,9 @@ window.Chart = (function () {
   const COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4",
     "#f032e6", "#9a6324"];
 
-  function draw(into, players, timeline) {
+  // colours: optional {name: css colour}; by default a palette in seat order.
+  function draw(into, players, timeline, colours) {
+    const colour = (p, i) => (colours && colours[p]) || COLOURS[i % COLOURS.length];
     const W = 320, H = 160, L = 36, B = 18, T = 8, R = 8;
     const n = Math.max(1, timeline.length - 1);
     let top = 1;
@@ -26,11 +28,11 @@ window.Chart = (function () {
     players.forEach((p, i) => {
       const points = timeline.map((row, j) => `${x(j).toFixed(1)},${y(row[p] || 0).toFixed(1)}`);
       svg.append(h("polyline", { points: points.join(" "), fill: "none",
-        stroke: COLOURS[i % COLOURS.length], "stroke-width": 2.5 }, h("title", {}, p)));
+        stroke: colour(p, i), "stroke-width": 2.5 }, h("title", {}, p)));
     });
     const legend = h("div", { class: "legend" }, players.map((p, i) =>
       h("span", { class: "key" }, h("svg", { viewBox: "0 0 10 10", width: 12, height: 12 },
-        h("rect", { width: 10, height: 10, fill: COLOURS[i % COLOURS.length] })), ` ${p}`)));
+        h("rect", { width: 10, height: 10, fill: colour(p, i) })), ` ${p}`)));
     into.replaceChildren(svg, legend);
   }
   return { draw, COLOURS };

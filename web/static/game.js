@@ -73,14 +73,16 @@ window.GamePage = (function () {
     if (!view) return load();
     const log = view.log.slice(0, data.seq);
     const timeline = view.timeline.slice(0, data.seq + 1);
+    const series = view.series ? view.series.slice(0, data.seq + 1) : null;
     if (data.last) {
       log[data.seq - 1] = data.last;
       timeline[data.seq] = data.last.scores;
+      if (series) series[data.seq] = data.last.series;
     }
     const complete = log.length === data.seq && timeline.length === data.seq + 1 &&
-      log.every((x) => x) && timeline.every((x) => x);
+      log.every((x) => x) && timeline.every((x) => x) && (!series || series.every((x) => x));
     if (!complete) return load();
-    setView(Object.assign({}, data, { log, timeline }));
+    setView(Object.assign({}, data, { log, timeline, series }));
   }
 
   function connect() {

@@ -1,0 +1,132 @@
+// Shoal: every player's layout drawn from the engine; choose a card and tap where it
+// goes; score from the camera with the recognised layout beside the computed one.
+"use strict";
+(function () {
+  let card = null;       // the card chosen to play
+  let reading = null;    // the last camera reading {player, result}
+  const KIND_COLOURS = ["#ffd166", "#ef476f", "#06d6a0", "#118ab2", "#f78c6b", "#9b5de5",
+    "#83c5be", "#e9c46a"];
+
+  function short(section) {
+    if (!section || section === "empty") return "";
+    return section.split("+").map((k) => k.slice(0, 3)).join("+");
+  }
+
+  function colourOf(v, section) {
+    if (!section || section === "empty") return "#f4f8fa";
+    const kinds = v.state.kinds || [];
+    const i = kinds.indexOf(section.split("+")[0]);
+    return KIND_COLOURS[(i < 0 ? 0 : i) % KIND_COLOURS.length];
+  }
+
+  function sectionEl(h, v, section, attrs) {
+    const el = h("button", Object.assign({ type: "button", class: "sh-sec", disabled: true,
+      title: section || "" }, attrs || {}), short(section));
+    el.style.background = colourOf(v, section);
+    return el;
+  }
+
+  // A layout as a grid of sections; spots (legal top-left corners) can be tapped.
+  function drawLayout(h, v, cells, spots, onSpot, compare) {
+    const keys = Object.keys(cells).map((k) => k.split(",").map(Number));
+    const all = keys.concat(spots.flatMap(([x, y]) => [[x, y], [x + 1, y + 1]]));
+    if (!all.length) all.push([0, 0], [1, 1]);
+    const xs = all.map((c) => c[0]);
+    const ys = all.map((c) => c[1]);
+    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    const spotSet = new Set(spots.map(([x, y]) => `${x},${y}`));
+    const grid = h("div", { class: "sh-grid" });
+    grid.style.gridTemplateColumns = `repeat(${x1 - x0 + 1}, 36px)`;
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const key = `${x},${y}`;
+        const section = cells[key];
+        const spot = spotSet.has(key) && onSpot;
+        let el;
+        if (section !== undefined) {
+          el = sectionEl(h, v, section, spot ? { disabled: false, "data-at": key,
+            onclick: () => onSpot([x, y]) } : { "data-cell": key });
+          if (compare && compare[key] !== undefined && compare[key] !== section) el.classList.add("preview");
+        } else if (spot) {
+          el = h("button", { type: "button", class: "sh-sec spot", "data-at": key,
+            "aria-label": `play at ${key}`, onclick: () => onSpot([x, y]) }, "+");
+        } else {
+          el = h("div", { class: "sh-sec gap" });
+        }
+        grid.append(el);
+      }
+    }
+    return h("div", { class: "sh-shoal" }, grid);
+  }
+
+  function drawCard(h, v, id, attrs) {
+    const rows = v.state.cards[id] || [];
+    const el = h("button", Object.assign({ type: "button", class: `sh-card${card === id ? " chosen" : ""}`,
+      "data-card": id, "aria-label": `card ${id}` }, attrs),
+    rows.flat().map((section) => sectionEl(h, v, section)));
+    return el;
+  }
+
+  function cameraPanel(h, ctx, v) {
+    const who = h("select", { id: "camera-player", "aria-label": "whose shoal" },
+      v.players.map((p) => h("option", { value: p }, p)));
+    const file = h("input", { type: "file", accept: "image/*", capture: "environment",
+      id: "camera-photo", "aria-label": "photo of the shoal" });
+    const go = h("button", { type: "button", class: "big", id: "camera-read", onclick: async () => {
+      if (!file.files.length) { ctx.flash("Take or choose a photo first."); return; }
+      const form = new FormData();
+      form.append("game", "shoal");
+      form.append("photo", file.files[0]);
+      try {
+        reading = { player: who.value, result: await window.TC.api("POST", "/api/vision/read", form) };
+        ctx.rerender();
+      } catch (err) { ctx.flash(err.message); }
+    } }, "Score from camera");
+    const parts = [h("h2", {}, "Score from the camera"), h("div", { class: "trade" }, who, file, go)];
+    if (reading) {
+      const layout = v.state.shoals[reading.player];
+      const seen = reading.result.cells || {};
+      const differ = Object.keys(seen).filter((k) => seen[k] !== layout.cells[k]).length +
+        Object.keys(layout.cells).filter((k) => !(k in seen)).length;
+      parts.push(h("div", { class: "sh-players" },
+        h("div", {}, h("strong", {}, "The camera sees"), drawLayout(h, v, seen, [], null, layout.cells)),
+        h("div", {}, h("strong", {}, `${reading.player}'s shoal here`), drawLayout(h, v, layout.cells, [], null, seen))),
+      h("p", { class: differ ? "pending" : "muted", id: "camera-verdict" }, differ
+        ? `${differ} section(s) differ (outlined): check the table or the photo.`
+        : "The photo matches the layout: the score stands."));
+    }
+    return parts;
+  }
+
+  function render(v, ctx, board, controls) {
+    const { h } = ctx;
+    const s = v.state;
+    const play = v.legal.find((l) => l.type === "play");
+    if (!play || !play.choices.card.includes(card)) card = null;
+    const players = v.players.map((p) => {
+      const mine = play && play.player === p;
+      const shoal = s.shoals[p];
+      return h("section", { class: "card", "data-player": p },
+        h("h2", {}, `${p}: ${v.scores[p]} points`, mine ? " (to play)" : ""),
+        drawLayout(h, v, shoal.cells, mine && card ? play.choices.at : [],
+          mine && card ? (at) => { const c = card; card = null; ctx.act({ type: "play", card: c, at }); } : null),
+        h("ul", { class: "breakdown" }, (s.breakdown[p] || []).map((b) =>
+          h("li", {}, `${typeof b.goal === "string" ? b.goal : JSON.stringify(b.goal)}: ${b.points}`))),
+        h("p", { class: "muted" }, `${shoal.cards} of ${s.cards_per_player} cards`));
+    });
+    board.replaceChildren(h("p", {}, "Goal card ", h("strong", {}, s.goal.id), ": ",
+      (s.goal.text || []).join(" · ")), h("div", { class: "sh-players" }, players));
+    const parts = [];
+    if (play) {
+      parts.push(h("p", { class: "pending" }, card
+        ? `${play.player}: tap a + (or a section) where card ${card}'s top-left goes`
+        : `${play.player}: choose the card to play`));
+      parts.push(h("div", { class: "sh-hand" }, play.choices.card.map((id) =>
+        drawCard(h, v, id, { onclick: () => { card = card === id ? null : id; ctx.rerender(); } }))));
+    }
+    parts.push(...cameraPanel(h, ctx, v));
+    controls.replaceChildren(...parts);
+  }
+
+  window.GAMES.shoal = { render };
+})();
