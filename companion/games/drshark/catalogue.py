@@ -71,6 +71,12 @@ class Catalogue:
     def clue(self, clue_id: str) -> Clue:
         return self.clues[clue_id]
 
+    def copies(self, evidence: str) -> int:
+        """How many times ``evidence`` can be formed in a game: its rarest part."""
+        parts = self.evidence[evidence].parts
+        return min(sum(1 for c in self.clues.values()
+                       if c.evidence == evidence and c.part == p) for p in parts)
+
     def in_order(self, ids: object) -> list[str]:
         """Clue ids sorted as the catalogue lists them (for stable views)."""
         wanted = set(ids)  # type: ignore[call-overload]

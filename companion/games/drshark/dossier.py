@@ -126,6 +126,17 @@ def tally(action: Action, owners: list[str], owner_of: Callable[[object], str | 
     if missing:
         raise IllegalAction(f"the tally must count every dossier; {', '.join(missing)} is "
                             "missing (give zeros for an empty one)")
+    for eid in catalogue.evidence:
+        tokens = sum(d.evidence.count(eid) for d in out.values())
+        if tokens > catalogue.copies(eid):
+            raise IllegalAction(f"the tally counts {tokens} {eid} evidence but the game "
+                                f"has only {catalogue.copies(eid)}")
+    pieces = sum(1 for c in catalogue.clues.values() if not c.shark)
+    used = sum(d.clue_count + sum(len(catalogue.evidence[e].parts) for e in d.evidence)
+               for d in out.values())
+    if used > pieces:
+        raise IllegalAction(f"the tally counts {used} clues in dossiers and evidence but "
+                            f"the game has only {pieces}")
     return {o: out[o] for o in owners}
 
 
