@@ -12,20 +12,24 @@ from companion.games.drshark.dossier import formable
 Action = dict[str, Any]
 
 
-def random_action(state: SharkState, rnd: random.Random) -> Action:
-    """One legal action (never ``tally``): search until the clock or a mistake, form
-    what can be formed, use services now and then."""
+def random_action(state: SharkState, rnd: random.Random, late: float = 0.0) -> Action:
+    """One legal action: search until the clock or a mistake, form what can be formed,
+    use services now and then. With ``late`` > 0 the timer is sometimes started before
+    the dive is entered (and the dive sometimes never is: a timer-only turn); such games
+    end with a ``tally`` of the dossiers as they are."""
     legal = {leg.type: leg for leg in GAME.legal(state) if leg.type != "tally"}
     cat = state.catalogue
-    if "move" in legal and rnd.random() < 0.95:
-        return {"type": "move", "space": rnd.choice(list(legal["move"].choices["space"]))}
+    if "move" in legal and (state.phase == "search" or rnd.random() >= late):
+        if state.phase == "move" or rnd.random() < 0.7:
+            return {"type": "move",
+                    "space": rnd.choice(list(legal["move"].choices["space"]))}
     if "start_search" in legal:
         return {"type": "start_search"}
     clock = [t for t in ("time_up", "stop") if t in legal]
     if clock and rnd.random() < 0.15:
         return {"type": rnd.choice(clock)}
     if "draw" in legal:
-        return {"type": "draw", "clue": rnd.choice(list(legal["draw"].choices["clue"]))}
+        return {"type": "draw", "clue": _pick(state, legal["draw"].choices["clue"], rnd)}
     if "fistful" in legal:
         bag = list(legal["fistful"].choices["clues"])
         return {"type": "fistful", "clues": rnd.sample(bag, min(len(bag), rnd.randint(1, 6)))}
@@ -36,7 +40,7 @@ def random_action(state: SharkState, rnd: random.Random) -> Action:
                 by_colour.setdefault(cat.clue(c).category, c)
         return {"type": "select", "clues": list(by_colour.values())}
     if "take" in legal:
-        return {"type": "take", "clue": rnd.choice(list(legal["take"].choices["clue"]))}
+        return {"type": "take", "clue": _pick(state, legal["take"].choices["clue"], rnd)}
     if "service" in legal and rnd.random() < 0.7:
         return _service(state, legal["service"].choices, rnd)
     if "skip_service" in legal:
@@ -52,6 +56,16 @@ def random_action(state: SharkState, rnd: random.Random) -> Action:
     if state.phase == "tally":
         return tally_of(state)
     raise AssertionError(f"no action to choose from {sorted(legal)}")
+
+
+def _pick(state: SharkState, clues: Any, rnd: random.Random) -> str:
+    """Often a clue that completes evidence the dossier has begun, as a spy would."""
+    cat = state.catalogue
+    have = {(cat.clue(c).evidence, cat.clue(c).part) for c in state.mine.clues}
+    begun = {e for e, _ in have}
+    wanted = [c for c in clues if cat.clue(c).evidence in begun
+              and (cat.clue(c).evidence, cat.clue(c).part) not in have]
+    return rnd.choice(wanted if wanted and rnd.random() < 0.6 else list(clues))
 
 
 def tally_of(state: SharkState) -> Action:
@@ -74,13 +88,13 @@ def _service(state: SharkState, choices: Any, rnd: random.Random) -> Action:
 
 
 def random_game(players: list[str], options: dict[str, Any], seed: int,
-                limit: int = 5000) -> tuple[list[Action], list[SharkState]]:
+                late: float = 0.0) -> tuple[list[Action], list[SharkState]]:
     """Actions and every state of one random legal game, played to its end."""
     rnd = random.Random(seed)
     state = GAME.new(players, options)
     actions, states = [], [state]
-    while not GAME.is_over(state) and len(actions) < limit:
-        action = random_action(state, rnd)
+    while not GAME.is_over(state):
+        action = random_action(state, rnd, late)
         state = GAME.apply(state, action)
         actions.append(action)
         states.append(state)
