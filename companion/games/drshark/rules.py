@@ -328,16 +328,11 @@ def _form(state: SharkState, action: Action) -> SharkState:
                             "skip_service")
     mine, evidence = dossiers.form(state.mine, action, state.catalogue)
     owner = state.owner(state.player)
-    used = _clues_of(action)
     state = replace(state, dossiers={**state.dossiers, owner: mine},
-                    box=(*state.box, *used))
+                    box=(*state.box, *action["clues"]))
     if evidence.service and not state.service_used:
         state = replace(state, service=evidence.service)
     return state
-
-
-def _clues_of(action: Action) -> list[str]:
-    return list(action["clues"])
 
 
 def service_targets(state: SharkState) -> list[str]:

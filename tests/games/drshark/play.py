@@ -19,10 +19,9 @@ def random_action(state: SharkState, rnd: random.Random, late: float = 0.0) -> A
     end with a ``tally`` of the dossiers as they are."""
     legal = {leg.type: leg for leg in GAME.legal(state) if leg.type != "tally"}
     cat = state.catalogue
-    if "move" in legal and (state.phase == "search" or rnd.random() >= late):
-        if state.phase == "move" or rnd.random() < 0.7:
-            return {"type": "move",
-                    "space": rnd.choice(list(legal["move"].choices["space"]))}
+    dive_now = (rnd.random() >= late if state.phase == "move" else rnd.random() < 0.7)
+    if "move" in legal and dive_now:
+        return {"type": "move", "space": rnd.choice(list(legal["move"].choices["space"]))}
     if "start_search" in legal:
         return {"type": "start_search"}
     clock = [t for t in ("time_up", "stop") if t in legal]

@@ -31,7 +31,7 @@ def test_clues_are_never_created_or_lost(seed: int, table: tuple[int, bool]) -> 
     for state in states:
         assert every_clue(state) == everything      # bag + dossiers + box + mat
         assert not set(state.box) & state.bag
-        for owner, d in state.dossiers.items():
+        for owner in state.dossiers:
             assert GAME.scores(state)[owner] == dossier_points(state, owner)
     final = states[-1]
     assert GAME.is_over(final)
