@@ -207,3 +207,18 @@ def test_timer_only_turns_pass_on_by_themselves_then_wait_for_the_tally() -> Non
     state = play(state, {"type": "tally", "dossiers": {
         "Ann": {"evidence": {"passport": 1}, "clues": 3}, "Ben": {"clues": 4}}})
     assert GAME.is_over(state) and GAME.scores(state) == {"Ann": 15, "Ben": 4}
+
+
+def test_the_view_has_the_design_state_fields() -> None:
+    state = play(GAME.new(FOUR, {"teams": True}), {"type": "move", "space": "C-dark"},
+                 {"type": "start_search"}, {"type": "draw", "clue": "wig-1a"})
+    view = GAME.view(state)
+    assert view["round"] == 1 and view["rounds"] == 6
+    assert view["positions"] == {"Ann": "C-dark", "Ben": None, "Cid": None, "Dan": None}
+    assert view["dossiers"]["Ann+Cid"] == {"clues": [], "evidence": [], "clue_count": 0,
+                                           "points": 0}
+    assert "wig-1a" not in view["bag"] and len(view["bag"]) == 103
+    assert view["search"]["area"] == "C" and view["search"]["clues"] == ["wig-1a"]
+    assert view["search"]["ended"] is None
+    summary = GAME.summary(state)
+    assert summary["current"] == "Ann" and summary["scores"] == {"Ann+Cid": 0, "Ben+Dan": 0}
