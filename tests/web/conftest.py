@@ -3,12 +3,14 @@ real ``companion serve`` subprocess, and Debian's chromium driven by Playwright.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
 import subprocess
 import sys
 import threading
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -161,3 +163,42 @@ def screenshot(page: Any, name: str) -> Path:
     path = ARTIFACTS / f"{re.sub(r'[^a-z0-9-]+', '-', name.lower())}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def api_get(server: Server, path: str) -> Any:
+    """Read the API the way a script would (reads need no PIN)."""
+    with urllib.request.urlopen(server.url + path, timeout=10) as res:
+        return json.load(res)
+
+
+def enter_pin(page: Any) -> None:
+    """Unlock writes with the PIN dialog of the page's header."""
+    page.click("#pin-button")
+    page.fill("#pin-input", PIN)
+    page.click("#pin-submit")
+    page.wait_for_selector("#pin-button.ok")
+
+
+def create_game(page: Any, server: Server, game: str, players: list[str],
+                setup: Callable[[Any], None] | None = None) -> int:
+    """Start a game from the start page's form (the PIN already entered); its id."""
+    page.goto(server.url + "/")
+    page.select_option("#game-select", game)
+    while page.locator("#players input").count() < len(players):
+        page.click("#add-player")
+    for i, name in enumerate(players):
+        page.locator("#players input").nth(i).fill(name)
+    if setup:
+        setup(page)
+    page.click("#start-game")
+    page.wait_for_url("**/games/*")
+    page.wait_for_selector("#live.on")
+    return int(page.url.rsplit("/", 1)[1])
+
+
+def wait_seq(page: Any, seq: int) -> None:
+    """Wait until the page's log shows ``seq`` actions."""
+    if seq == 0:
+        page.wait_for_selector("#log li", state="detached")
+    else:
+        page.wait_for_selector(f'#log li[value="{seq}"]:first-child')

@@ -3,18 +3,12 @@ the PIN, play it to the end through the page, a second page follows live, undo."
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from typing import Any
 
-from tests.web.conftest import PHONE, PIN, TABLET, Server, screenshot
+from tests.web.conftest import PHONE, PIN, TABLET, Server, screenshot, wait_seq
+from tests.web.conftest import api_get as api
 
 DECK = {"blank": 14, "sleeper": 14, "object": 42}
-
-
-def api(server: Server, path: str) -> Any:
-    with urllib.request.urlopen(server.url + path, timeout=10) as res:
-        return json.load(res)
 
 
 def create_through_page(page: Any, server: Server, players: list[str]) -> int:
@@ -33,13 +27,6 @@ def create_through_page(page: Any, server: Server, players: list[str]) -> int:
     page.wait_for_url("**/games/*")
     page.wait_for_selector(".pd-cell")
     return int(page.url.rsplit("/", 1)[1])
-
-
-def wait_seq(page: Any, seq: int) -> None:
-    if seq == 0:
-        page.wait_for_selector("#log li", state="detached")
-    else:
-        page.wait_for_selector(f'#log li[value="{seq}"]:first-child')
 
 
 def flip(page: Any, cell: str, face: str) -> None:

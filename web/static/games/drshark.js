@@ -16,6 +16,8 @@
   let lastState = null;
   let picked = new Set();  // clues chosen for a fistful, a selection or a service
   let audio = null;
+  let timerNote = "";      // why there is no timer, when there is none
+  let filter = "";         // narrows long clue lists
 
   // The clapper: a sharp noise burst and a low knock, made with WebAudio (no file).
   function clap() {
@@ -53,7 +55,7 @@
     el.textContent = (Math.ceil(ms / 100) / 10).toFixed(1);
     el.className = `countdown ${timer.state}`;
     const state = document.getElementById("timer-state");
-    if (state) state.textContent = timer.error ? `timer: ${timer.error}` : `${timer.state} · ${timer.backend}`;
+    if (state) state.textContent = timer.error ? `timer: ${timer.error}` : `${timer.state} · ${timer.backend} timer`;
     if (timer.state === "running") frame = requestAnimationFrame(showClock);
   }
 
@@ -80,13 +82,33 @@
   function clueLabel(v, id) {
     const clue = (v.state.catalogue.clues || []).find((c) => c.id === id);
     if (!clue) return id;
-    return clue.shark ? `${id} (shark!)` : `${id} · ${clue.shape || ""} ${clue.category || ""}`;
+    const cat = (v.state.catalogue.categories || {})[clue.category];
+    return clue.shark ? `${id} (shark!)` : `${id} · ${clue.shape || ""} ${cat ? cat.name : clue.category || ""}`;
+  }
+
+  // A long list of clues to pick from: a filter box and a scrolling list.
+  function cluePicker(h, ctx, v, ids, attrs) {
+    const box = h("input", { type: "search", placeholder: "filter: watch, round, maps…",
+      "aria-label": "filter clues", class: "clue-filter", value: filter });
+    const shown = ids.filter((id) => clueLabel(v, id).toLowerCase().includes(filter.toLowerCase()));
+    const list = clueButtons(h, v, shown, attrs);
+    list.classList.add("pick");
+    box.addEventListener("input", () => {
+      filter = box.value;
+      const hits = ids.filter((id) => clueLabel(v, id).toLowerCase().includes(filter.toLowerCase()));
+      list.replaceChildren(...clueButtons(h, v, hits, attrs).children);
+    });
+    return h("div", {}, box, list);
   }
 
   function clueButtons(h, v, ids, attrs) {
-    return h("div", { class: "clues" }, ids.map((id) => h("button", Object.assign({
-      type: "button", class: `clue${picked.has(id) ? " chosen" : ""}`, "data-clue": id,
-    }, attrs(id)), clueLabel(v, id))));
+    const cats = v.state.catalogue.categories || {};
+    return h("div", { class: "clues" }, ids.map((id) => {
+      const clue = (v.state.catalogue.clues || []).find((c) => c.id === id) || {};
+      const colour = clue.shark ? "shark" : (cats[clue.category] || {}).colour || "";
+      return h("button", Object.assign({ type: "button", "data-clue": id,
+        class: `clue ${colour}${picked.has(id) ? " chosen" : ""}` }, attrs(id)), clueLabel(v, id));
+    }));
   }
 
   function toggler(ctx, id) {
@@ -107,16 +129,18 @@
     }
     if (legal.draw) {
       parts.push(h("p", {}, "Tap the clue just drawn:"),
-        clueButtons(h, v, legal.draw.choices.clue, (id) => ({ onclick: () => ctx.act({ type: "draw", clue: id }) })));
+        cluePicker(h, ctx, v, legal.draw.choices.clue, (id) => ({ onclick: () => ctx.act({ type: "draw", clue: id }) })));
     }
     if (legal.take) {
       parts.push(h("p", {}, "Tap the clue taken:"),
-        clueButtons(h, v, legal.take.choices.clue, (id) => ({ onclick: () => ctx.act({ type: "take", clue: id }) })));
+        cluePicker(h, ctx, v, legal.take.choices.clue, (id) => ({ onclick: () => ctx.act({ type: "take", clue: id }) })));
     }
     for (const kind of ["fistful", "select"]) {
       if (!legal[kind]) continue;
       parts.push(h("p", {}, kind === "fistful" ? "Tap every clue in the fistful:" : "Tap the clues to keep:"),
-        clueButtons(h, v, legal[kind].choices.clues, (id) => ({ onclick: toggler(ctx, id) })),
+        kind === "fistful"
+          ? cluePicker(h, ctx, v, legal[kind].choices.clues, (id) => ({ onclick: toggler(ctx, id) }))
+          : clueButtons(h, v, legal[kind].choices.clues, (id) => ({ onclick: toggler(ctx, id) })),
         h("button", { type: "button", class: "big primary", id: `${kind}-go`, onclick: () => {
           const clues = [...picked];
           picked = new Set();
@@ -173,6 +197,32 @@
     return out;
   }
 
+  // The final tally counted on the table: evidence and loose clues per dossier.
+  function tallyPanel(h, ctx, v) {
+    const s = v.state;
+    const evidence = Object.keys(s.catalogue.evidence);
+    const rows = Object.keys(s.dossiers).map((owner) => h("fieldset", { class: "tally", "data-owner": owner },
+      h("legend", {}, owner),
+      h("label", {}, "Loose clues ", h("input", { type: "number", min: 0, value: 0, "data-clues": owner })),
+      h("div", { class: "row" }, evidence.map((e) => h("label", {}, `${e} `,
+        h("input", { type: "number", min: 0, value: 0, "data-evidence": e, class: "count" }))))));
+    const go = h("button", { type: "button", class: "big primary", id: "tally-go", onclick: () => {
+      const dossiers = {};
+      for (const fs of controls_(go).querySelectorAll("fieldset.tally")) {
+        const counts = {};
+        for (const input of fs.querySelectorAll("input[data-evidence]")) {
+          if (Number(input.value) > 0) counts[input.dataset.evidence] = Number(input.value);
+        }
+        dossiers[fs.dataset.owner] = { evidence: counts,
+          clues: Number(fs.querySelector("input[data-clues]").value) };
+      }
+      ctx.act({ type: "tally", dossiers });
+    } }, "Enter the tally and end the game");
+    return h("details", { class: "tally-box", open: s.phase === "tally" },
+      h("summary", {}, "Final tally (counted on the table)"), rows, go);
+  }
+  const controls_ = (el) => el.closest("details");
+
   function render(v, ctx, board, controls) {
     const { h } = ctx;
     const s = v.state;
@@ -188,8 +238,8 @@
     }, `${sp.id}`, h("span", { class: "tokens" }, (tokens[sp.id] || []).join(", ")))));
     const clock = h("section", { class: "clock" },
       h("p", { id: "countdown", class: "countdown", "aria-live": "off" }, "30.0"),
-      h("p", { id: "timer-state", class: "muted" }, "timer"),
-      h("div", { class: "row timer-buttons" },
+      h("p", { id: "timer-state", class: "muted" }, timerNote || "timer"),
+      v.over ? null : h("div", { class: "row timer-buttons" },
         h("button", { type: "button", class: "primary", id: "timer-start", onclick: () => timerButton(ctx, "start") }, "START"),
         h("button", { type: "button", id: "timer-stop", onclick: () => timerButton(ctx, "stop") }, "STOP")));
     board.replaceChildren(clock, h("p", {}, `Round ${s.round} of ${s.rounds} · ${s.phase}`), spaces);
@@ -203,13 +253,15 @@
         h("div", { class: "muted" }, `Clues (${d.clue_count}): `, d.clues.map((c) => clueLabel(v, c)).join("; ") || "none")));
     }
     parts.push(h("p", { class: "muted" }, `${s.bag.length} clues in the pool.`));
+    if (legal.tally) parts.push(tallyPanel(h, ctx, v));
     controls.replaceChildren(...parts);
   }
 
   async function first(ctx) {
     try { onTimer(await window.TC.api("GET", "/api/timer"), ctx); } catch (err) {
+      timerNote = `${err.message} START and STOP below log the search directly.`;
       const el = document.getElementById("timer-state");
-      if (el) el.textContent = err.message;
+      if (el) el.textContent = timerNote;
     }
   }
   let started = false;

@@ -1,0 +1,72 @@
+"""Dr. Shark in a real browser: moves, START/STOP, a search of each kind of area on
+screen, the dossier, and the final tally that ends the game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.conftest import (
+    PHONE,
+    TABLET,
+    Server,
+    api_get,
+    create_game,
+    enter_pin,
+    screenshot,
+    wait_seq,
+)
+
+
+def draw_list(page: Any) -> Any:
+    return page.locator("button.clue:not(.shark):not([disabled])")
+
+
+def test_play_drshark(server: Server, new_browser: Any) -> None:
+    phone = new_browser(PHONE).new_page()
+    phone.goto(server.url + "/")
+    enter_pin(phone)
+    sid = create_game(phone, server, "drshark", ["Ann", "Ben"])
+    tablet = new_browser(TABLET).new_page()
+    tablet.goto(f"{server.url}/games/{sid}")
+    tablet.wait_for_selector("#live.on")
+
+    # Ann: area A (by shape), START, one clue, STOP, end the turn.
+    phone.click('button.space[data-space="A-light"]')
+    wait_seq(phone, 1)
+    phone.click("#timer-start")
+    wait_seq(phone, 2)
+    first = draw_list(phone).first.get_attribute("data-clue")
+    draw_list(phone).first.click()
+    wait_seq(tablet, 3)
+    assert f"Ann: drew {first}" in tablet.inner_text("#log")
+    screenshot(phone, "drshark-phone-search")
+    screenshot(tablet, "drshark-tablet-search")
+    phone.click("#timer-stop")
+    wait_seq(phone, 4)
+    assert api_get(server, f"/api/games/{sid}")["state"]["dossiers"]["Ann"]["clues"] == [first]
+    phone.click("#do-end_turn")
+    wait_seq(phone, 5)
+
+    # Ben: area E (observation) takes one clue and the search ends by itself.
+    phone.click('button.space[data-space="E-light"]')
+    phone.click("#timer-start")
+    wait_seq(phone, 7)
+    taken = draw_list(phone).first.get_attribute("data-clue")
+    draw_list(phone).first.click()
+    wait_seq(phone, 8)
+    assert "Ben: took" in phone.inner_text("#log")
+    phone.click("#do-end_turn")
+    wait_seq(tablet, 9)
+    view = api_get(server, f"/api/games/{sid}")
+    assert view["state"]["dossiers"]["Ben"]["clues"] == [taken]
+
+    # The table counts up and enters the tally: the game is over.
+    phone.click(".tally-box summary")
+    phone.fill('input[data-clues="Ann"]', "1")
+    phone.fill('input[data-clues="Ben"]', "1")
+    phone.click("#tally-go")
+    wait_seq(tablet, 10)
+    tablet.wait_for_selector("#summary:not([hidden])")
+    assert api_get(server, f"/api/games/{sid}")["over"] is True
+    screenshot(phone, "drshark-phone-over")
+    screenshot(tablet, "drshark-tablet-over")
