@@ -268,11 +268,11 @@ def parse_goal(raw: object, where: str = "goal",
     allowed = _FIELDS[kind]
     extra = set(raw) - allowed - {"type"}
     if extra:
-        raise BadDeck(f"{where}: a {kind} goal has no {sorted(extra)[0]!r} "
+        raise BadDeck(f"{where}: the {kind} goal has no {sorted(extra)[0]!r} "
                       f"(it takes {', '.join(sorted(allowed))})")
     missing = _REQUIRED.get(kind, allowed) - set(raw)
     if missing:
-        raise BadDeck(f"{where}: a {kind} goal needs {sorted(missing)[0]!r}")
+        raise BadDeck(f"{where}: the {kind} goal needs {sorted(missing)[0]!r}")
     what = _what(raw.get("what", FISH), where, kinds)
     points = _int(raw.get("points", 0), f"{where}: points")
     if kind == "total":
