@@ -18,11 +18,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.cli import UsageError
 from companion.engine import best
 from companion.games.shoal.deck import BadDeck, Deck, GoalCard, load_deck, parse_goal_card
 from companion.games.shoal.layout import (
@@ -36,6 +36,14 @@ from companion.games.shoal.layout import (
 from companion.games.shoal.scoring import score
 
 MAX_LAYOUT_BYTES = 1024 * 1024
+
+
+class UsageError(Exception):
+    """Input the command cannot use: printed as one line, exit 2.
+
+    Caught here rather than by ``companion.cli.main``, whose own class is a different
+    object when the CLI runs as ``python -m companion.cli``.
+    """
 
 
 def register(sub: Any) -> None:
@@ -58,6 +66,14 @@ def register(sub: Any) -> None:
 
 
 def cmd_score_shoal(args: argparse.Namespace) -> int:
+    try:
+        return _score(args)
+    except UsageError as err:
+        print(f"companion: {err}", file=sys.stderr)
+        return 2
+
+
+def _score(args: argparse.Namespace) -> int:
     if not args.layout and not args.photos:
         raise UsageError("nothing to score: give --layout FILE... or photos, one per player")
     deck = _deck(args.deck)

@@ -69,3 +69,15 @@ def random_game(rng: random.Random, players: list[str],
         actions.append(action)
     assert len(actions) == CARDS_EACH * len(players)
     return actions
+
+
+def top_most(state: ShoalState, player: str) -> dict[tuple[int, int], str]:
+    """Each coordinate's section from the last card laid over it, worked out from the
+    list of plays alone."""
+    seen: dict[tuple[int, int], str] = {}
+    for play in reversed(state.plays[player]):
+        card = state.deck.cards[play.card]
+        for dy in (0, 1):
+            for dx in (0, 1):
+                seen.setdefault((play.at[0] + dx, play.at[1] + dy), card.sections[dy][dx])
+    return seen

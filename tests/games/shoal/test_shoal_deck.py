@@ -136,7 +136,7 @@ def test_bad_inline_deck_is_a_bad_setup() -> None:
 def test_unreadable_deck_files(tmp_path: Path) -> None:
     with pytest.raises(BadDeck, match="cannot read the deck"):
         load_deck(tmp_path / "nowhere.json")
-    with pytest.raises(BadDeck, match="cannot read the deck .*deck.json"):
+    with pytest.raises(BadDeck, match=r"cannot read the deck .*deck\.json"):
         load_deck(tmp_path)
     (tmp_path / "deck.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(BadDeck, match="is not JSON"):
