@@ -18,8 +18,9 @@ folder that holds one, or an already decoded object; anything wrong raises
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -139,7 +140,11 @@ class Deck:
     goals: Mapping[str, GoalCard]
     section_mm: tuple[float, float] = DEFAULT_SECTION_MM
     source: Path | None = None
-    kinds: tuple[str, ...] = field(default=())
+
+    @cached_property
+    def kinds(self) -> tuple[str, ...]:
+        """Every fish kind the cards show, in order of first appearance."""
+        return _kinds(self.cards.values())
 
     def goal_card(self, option: object) -> GoalCard:
         """A goal card from an option: the id of one of the deck's, or an inline card."""
@@ -198,8 +203,7 @@ def parse_deck(data: object, path: Path | None) -> Deck:
         if card.id in cards:
             raise BadDeck(f"{where}: two cards are called {card.id!r}")
         cards[card.id] = card
-    kinds = tuple(dict.fromkeys(k for c in cards.values() for row in c.sections
-                                for v in row for k in fish_of(v)))
+    kinds = _kinds(cards.values())
     raw_goals = data.get("goals", [])
     if not isinstance(raw_goals, list):
         raise BadDeck(f"{where}: \"goals\" must be a list of goal cards")
@@ -209,7 +213,12 @@ def parse_deck(data: object, path: Path | None) -> Deck:
         if goal_card.id in goals:
             raise BadDeck(f"{where}: two goal cards are called {goal_card.id!r}")
         goals[goal_card.id] = goal_card
-    return Deck(cards, goals, section_mm, path, kinds)
+    return Deck(cards, goals, section_mm, path)
+
+
+def _kinds(cards: Iterable[Card]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(k for c in cards for row in c.sections
+                               for v in row for k in fish_of(v)))
 
 
 def parse_card(raw: object, n: int = 1, folder: Path | None = None) -> Card:
