@@ -134,19 +134,22 @@ class Shoal(Game[ShoalState]):
     # Queries -------------------------------------------------------------------
 
     def legal(self, state: ShoalState) -> list[Legal]:
-        """The cards not yet laid, and the offsets where a card would lie on the shoal
-        (which card fits where depends on the card: ``placement.allowed`` says)."""
+        """One entry per card not yet laid that fits the shoal of the player to act,
+        with every offset where it fits: ``Legal("play", {"card": ["F07"], "at": [[1, 0],
+        ...]})``. (With cards that show a fish, some offset always fits: lay a fish
+        section of the card on the shoal's outermost fish in that corner's direction.)"""
         if state.over:
             return []
         layout = state.shoals[state.player]
-        unplayed = [c for c in state.deck.cards if c not in state.played]
-        if not layout:
-            spots = [placement.START]
-        else:
-            spots = sorted({(x - dx, y - dy) for x, y in layout
-                            for dx in (0, 1) for dy in (0, 1)}, key=lambda c: (c[1], c[0]))
-        return [Legal("play", {"card": unplayed, "at": [list(s) for s in spots]},
-                      player=state.player)]
+        out = []
+        for card in state.deck.cards.values():
+            if card.id in state.played:
+                continue
+            spots = placement.allowed(layout, card)
+            if spots:
+                out.append(Legal("play", {"card": [card.id], "at": [list(s) for s in spots]},
+                                 player=state.player))
+        return out
 
     def breakdown(self, state: ShoalState) -> dict[str, dict[str, Any]]:
         return score(state.shoals, state.goal)

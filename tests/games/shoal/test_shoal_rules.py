@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import BadSetup, IllegalAction
+from companion.engine import BadSetup, IllegalAction, fold
 from companion.games import get
 from companion.games.shoal.layout import from_cells
 from companion.games.shoal.rules import GAME
@@ -65,23 +65,34 @@ def test_unknown_action_type() -> None:
         GAME.apply(state, {"type": "play", "card": "F01", "at": [0, 0], "face": "up"})
 
 
-def test_legal_lists_unplayed_cards_and_spots_on_the_shoal() -> None:
+def test_legal_lists_each_unplayed_card_with_the_spots_where_it_fits() -> None:
     state = GAME.new(["Ann", "Ben"], {"goal": "G1"})
-    (first,) = GAME.legal(state)
-    assert first.player == "Ann"
-    assert first.choices["at"] == [[0, 0]]
-    assert len(first.choices["card"]) == 40
+    first = GAME.legal(state)
+    assert len(first) == 40
+    assert all(entry.player == "Ann" and entry.choices["at"] == [[0, 0]] for entry in first)
     state = GAME.apply(state, {"type": "play", "card": "F01", "at": [0, 0]})
     state = GAME.apply(state, {"type": "play", "card": "F02", "at": [0, 0]})
-    (later,) = GAME.legal(state)
-    assert "F01" not in later.choices["card"] and "F02" not in later.choices["card"]
-    assert len(later.choices["at"]) == 9           # every offset that lies on a section
-    assert [-1, -1] in later.choices["at"] and [1, 1] in later.choices["at"]
+    later = {entry.choices["card"][0]: entry.choices["at"] for entry in GAME.legal(state)}
+    assert "F01" not in later and "F02" not in later
+    assert len(later) == 38
+    for cid, spots in later.items():
+        for x in range(-3, 3):
+            for y in range(-3, 3):
+                try:
+                    GAME.apply(state, {"type": "play", "card": cid, "at": [x, y]})
+                except IllegalAction:
+                    assert [x, y] not in spots
+                else:
+                    assert [x, y] in spots
+    assert GAME.legal(fold(GAME, ["Ann", "Ben"], {"goal": "G1"}, _rulebook()[:20])) == []
+
+
+def _rulebook() -> list[dict[str, object]]:
+    return list(json.loads(RULEBOOK.read_text("utf-8"))["actions"])
 
 
 def test_view_of_a_finished_game() -> None:
     rec = json.loads(RULEBOOK.read_text("utf-8"))
-    from companion.engine import fold
     state = fold(GAME, rec["players"], rec["options"], rec["actions"])
     view = GAME.view(state)
     json.dumps(view)                               # JSON-safe

@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.engine import fold
 from companion.games.shoal.deck import BadDeck
@@ -216,3 +218,46 @@ def test_rulebook_example_from_a_real_game() -> None:
         {"type": "largest", "what": "empty", "points": -6},
         {"type": "total", "what": "sardine", "thresholds": [[4, 6], [8, 12], [10, -8]]},
     ]
+
+
+# Properties ---------------------------------------------------------------------------------
+
+SECTIONS = ["empty", "angel", "angel+angel", "clown+puffer", "puffer", "sardine+sardine+sardine"]
+small_layouts = st.dictionaries(st.tuples(st.integers(0, 4), st.integers(0, 4)),
+                                st.sampled_from(SECTIONS), min_size=1, max_size=14)
+any_goal = st.one_of(
+    st.builds(lambda t, w, p: {"type": t, "what": w, "points": p},
+              st.sampled_from(["each", "largest", "fewest"]),
+              st.sampled_from(["angel", "puffer", "fish", "empty"]), st.integers(-9, 9)),
+    st.builds(lambda t, p: {"type": t, "points": p},
+              st.sampled_from(["tallest", "widest"]), st.integers(-9, 9)),
+    st.builds(lambda w, n, p: {"type": "connection", "what": w, "length": n, "points": p},
+              st.sampled_from(["angel", "fish", "empty"]), st.integers(1, 4),
+              st.integers(-9, 9)),
+    st.builds(lambda w, a, b, p, q: {"type": "total", "what": w,
+                                     "thresholds": [[a, p], [a + b, q]]},
+              st.sampled_from(["angel", "fish", "empty"]), st.integers(0, 6),
+              st.integers(1, 6), st.integers(-9, 9), st.integers(-9, 9)),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(small_layouts, min_size=2, max_size=4), st.lists(any_goal, min_size=3,
+                                                                   max_size=3))
+def test_scores_add_up_and_equal_shoals_score_equally(layouts: list[Layout],
+                                                      goals: list[dict[str, Any]]) -> None:
+    players = {f"P{n}": layout for n, layout in enumerate(layouts)}
+    players["twin"] = dict(layouts[0])
+    out = score(players, {"id": "T", "goals": goals})
+    for result in out.values():
+        assert result["total"] == result["fish"] + sum(b["points"]
+                                                       for b in result["breakdown"])
+    assert out["twin"] == out["P0"]
+    for i, goal in enumerate(goals):
+        if goal["type"] in ("largest", "fewest", "tallest", "widest"):
+            counts = {p: r["breakdown"][i]["count"] for p, r in out.items()}
+            best = (min if goal["type"] == "fewest" else max)(counts.values())
+            winners = {p for p, c in counts.items() if c == best
+                       and (goal["type"] == "fewest" or c > 0)}
+            points = {p: r["breakdown"][i]["points"] for p, r in out.items()}
+            assert points == {p: goal["points"] if p in winners else 0 for p in out}
