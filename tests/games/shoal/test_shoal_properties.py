@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.engine import IllegalAction
 from companion.games.shoal import placement
 from companion.games.shoal.layout import count, has_fish, is_connected
 from companion.games.shoal.rules import CARDS_EACH, GAME, ShoalState
@@ -56,3 +57,29 @@ def test_random_legal_games(state: ShoalState) -> None:
     winners = GAME.outcome(state).winners  # type: ignore[union-attr]
     assert set(winners) == {p for p, s in GAME.scores(state).items()
                             if s == max(GAME.scores(state).values())}
+
+
+junk = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=True),
+                 st.text(max_size=4), st.sampled_from(["F01", "F02", "F40", "X"]),
+                 st.lists(st.integers(-2, 2), max_size=3),
+                 st.lists(st.floats(-2, 2), min_size=2, max_size=2))
+plays = st.fixed_dictionaries(
+    {"type": st.sampled_from(["play", "draw"])},
+    optional={"card": junk, "at": junk, "player": junk, "rotation": junk},
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(plays, max_size=12))
+def test_any_action_is_played_or_refused_with_a_message(actions: list[dict[str, object]],
+                                                       ) -> None:
+    state = GAME.new(["Ann", "Ben"], {"goal": "G1"})
+    for action in actions:
+        try:
+            after = GAME.apply(state, action)
+        except IllegalAction as err:
+            assert str(err)
+            continue
+        assert after.turn == state.turn + 1
+        state = after
+    GAME.view(state)
