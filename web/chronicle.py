@@ -107,6 +107,8 @@ class Chronicle:
         state = steps[-1].state if steps else start
         out: dict[str, Any] = {"id": session.id, "seq": len(actions), **game.summary(state)}
         out["title"] = game.title
+        result = game.outcome(state)
+        out["reason"] = result.reason if result else None
         out["options"] = _public_options(session.options)
         out["legal"] = [option.to_json() for option in game.legal(state)]
         if full:

@@ -50,11 +50,24 @@ def _may_show_pin() -> bool:
     return bool(current_app.config.get("SHOW_PIN")) or local
 
 
+def shoal_goals() -> dict[str, str]:
+    """The default Shoal deck's goal cards, id -> what they score (empty if the Shoal
+    engine is not installed)."""
+    try:
+        from companion.games.shoal.deck import load_deck
+    except ImportError:
+        return {}
+    deck = load_deck("default")
+    return {gid: "; ".join(g.describe() for g in card.goals)
+            for gid, card in sorted(deck.goals.items())}
+
+
 @bp.get("/")
 def start() -> str:
     table: Table = current_app.extensions["table"]
     names = {n: games.get(n).title for n in games.available()}
     return render_template("index.html", games=names, address=lan_address(),
+                           goals=shoal_goals(),
                            show_pin=_may_show_pin(),
                            pin=current_app.config["TABLE_PIN"], sessions=table.list(),
                            **_common())

@@ -137,14 +137,14 @@ window.GamePage = (function () {
     box.hidden = !v.over;
     if (!v.over) return;
     const ranked = Object.entries(v.scores).sort((a, b) => b[1] - a[1]);
-    const reason = v.state.ended || v.state.why || "";
-    box.replaceChildren(
+    const reason = v.reason || "";
+    box.replaceChildren(...[
       h("h2", {}, who(v)),
       reason ? h("p", {}, `The game ended: ${reason}.`) : null,
       h("ol", { class: "ranking" }, ranked.map(([p, s]) =>
         h("li", { class: v.winners.includes(p) ? "winner" : "" }, `${p}: ${s}`))),
       h("p", {}, `${v.seq} actions. `, h("a", { href: "/" }, "Start a new game")),
-    );
+    ].filter((x) => x));
   }
 
   function choiceLabel(value) {

@@ -7,9 +7,10 @@
   const KIND_COLOURS = ["#ffd166", "#ef476f", "#06d6a0", "#118ab2", "#f78c6b", "#9b5de5",
     "#83c5be", "#e9c46a"];
 
+  // A section as one capital per fish ("angel+angel" -> "AA"); the legend says which.
   function short(section) {
     if (!section || section === "empty") return "";
-    return section.split("+").map((k) => k.slice(0, 3)).join("+");
+    return section.split("+").map((k) => k[0].toUpperCase()).join("");
   }
 
   function colourOf(v, section) {
@@ -101,21 +102,30 @@
   function render(v, ctx, board, controls) {
     const { h } = ctx;
     const s = v.state;
-    const play = v.legal.find((l) => l.type === "play");
-    if (!play || !play.choices.card.includes(card)) card = null;
+    // legal() lists each playable card with the offsets where it fits.
+    const plays = v.legal.filter((l) => l.type === "play");
+    const spotsOf = {};
+    for (const l of plays) for (const id of l.choices.card) spotsOf[id] = l.choices.at;
+    const play = plays.length ? { player: plays[0].player, choices: { card: Object.keys(spotsOf) } } : null;
+    if (!play || !(card in spotsOf)) card = null;
     const players = v.players.map((p) => {
       const mine = play && play.player === p;
       const shoal = s.shoals[p];
       return h("section", { class: "card", "data-player": p },
         h("h2", {}, `${p}: ${v.scores[p]} points`, mine ? " (to play)" : ""),
-        drawLayout(h, v, shoal.cells, mine && card ? play.choices.at : [],
+        drawLayout(h, v, shoal.cells, mine && card ? spotsOf[card] : [],
           mine && card ? (at) => { const c = card; card = null; ctx.act({ type: "play", card: c, at }); } : null),
         h("ul", { class: "breakdown" }, (s.breakdown[p] || []).map((b) =>
           h("li", {}, `${typeof b.goal === "string" ? b.goal : JSON.stringify(b.goal)}: ${b.points}`))),
         h("p", { class: "muted" }, `${shoal.cards} of ${s.cards_per_player} cards`));
     });
+    const legend = h("p", { class: "legend" }, (s.kinds || []).map((k) => {
+      const key = h("span", { class: "key sh-key" }, short(k), ` ${k}`);
+      key.style.background = colourOf(v, k);
+      return key;
+    }));
     board.replaceChildren(h("p", {}, "Goal card ", h("strong", {}, s.goal.id), ": ",
-      (s.goal.text || []).join(" · ")), h("div", { class: "sh-players" }, players));
+      (s.goal.text || []).join(" · ")), legend, h("div", { class: "sh-players" }, players));
     const parts = [];
     if (play) {
       parts.push(h("p", { class: "pending" }, card
