@@ -40,6 +40,8 @@ from web import create_app
 
 KEYS = {"host": str, "port": int, "db": str, "pin": str, "timer": str, "camera": str,
         "show_pin": bool, "threads": int, "vision": dict, "hardware": dict}
+KIND_WORDS = {str: "text in quotes", int: "a whole number", bool: "true or false",
+              dict: "a [table]"}
 DEFAULTS: dict[str, Any] = {"host": "0.0.0.0", "port": 8000, "timer": "browser",
                             "camera": None, "show_pin": False, "threads": 64}
 
@@ -68,7 +70,7 @@ def load_config(path: Path, explicit: bool) -> dict[str, Any]:
         if kind is None:
             raise ConfigError(f"{path}: unknown key {key!r} (known: {', '.join(KEYS)})")
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise ConfigError(f"{path}: {key} must be a {kind.__name__}")
+            raise ConfigError(f"{path}: {key} must be {KIND_WORDS[kind]}")
     return data
 
 
