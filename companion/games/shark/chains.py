@@ -119,9 +119,8 @@ def examine(buildings: Buildings, board: Board, cell: str, building: str) -> Pla
     for member in sorted(mine):
         for n in board.neighbours[member]:
             b = after.get(n)
-            other = owned.get(n) if b == BLACK else b
+            other: str | None = owned.get(n) if b == BLACK else b
             if other in COMPANIES and other != building:
-                assert other is not None
                 theirs = next(g for g in groups(buildings, board, other, before) if n in g)
                 foreign[theirs] = other
     for theirs, other in sorted(foreign.items(), key=lambda kv: -len(kv[0])):
