@@ -118,8 +118,8 @@ def examine(buildings: Buildings, board: Board, cell: str, building: str) -> Pla
     foreign: dict[frozenset[str], str] = {}
     for member in sorted(mine):
         for n in board.neighbours[member]:
-            b = after.get(n)
-            other: str | None = owned.get(n) if b == BLACK else b
+            there = after.get(n)
+            other = owned.get(n) if there == BLACK else there
             if other in COMPANIES and other != building:
                 theirs = next(g for g in groups(buildings, board, other, before) if n in g)
                 foreign[theirs] = other
