@@ -23,8 +23,8 @@ buildings stay on the board and may join other chains), then prices are recomput
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from companion.engine import IllegalAction
 from companion.games.shark.board import Board
@@ -44,39 +44,47 @@ class Plan:
     group: frozenset[str] = frozenset()                        # G, with the new building
     foreign: tuple[tuple[str, frozenset[str]], ...] = ()       # groups G takes over
     lone: bool = False
-    owners: Owners = field(default_factory=dict)               # black ownership after it
+    joins: frozenset[str] = frozenset()                        # lone black buildings G joins
+
+
+def owner(buildings: Buildings, board: Board, cell: str) -> str | None:
+    """The company a black building belongs to: the one next to it, if any."""
+    return next((buildings[n] for n in board.neighbours[cell]
+                 if buildings.get(n) in COMPANIES), None)
 
 
 def owners(buildings: Buildings, board: Board) -> dict[str, str | None]:
     """Who each black building belongs to, on a board where none touches two companies."""
-    out: dict[str, str | None] = {}
-    for cell, building in buildings.items():
-        if building == BLACK:
-            out[cell] = next((buildings[n] for n in board.neighbours[cell]
-                              if buildings.get(n) in COMPANIES), None)
-    return out
+    return {cell: owner(buildings, board, cell)
+            for cell, b in buildings.items() if b == BLACK}
+
+
+def _group(buildings: Buildings, board: Board, start: str, company: str,
+           owner_of: Callable[[str], str | None]) -> frozenset[str]:
+    """The group of ``company`` that holds ``start`` (``owner_of``: a black cell's
+    company)."""
+    group, todo = {start}, [start]
+    while todo:
+        for n in board.neighbours[todo.pop()]:
+            if n in group:
+                continue
+            b = buildings.get(n)
+            if b == company or (b == BLACK and owner_of(n) == company):
+                group.add(n)
+                todo.append(n)
+    return frozenset(group)
 
 
 def groups(buildings: Buildings, board: Board, company: str,
            owned: Owners) -> list[frozenset[str]]:
     """The company's groups (lone buildings and chains), black members included."""
-    def member(cell: str) -> bool:
-        b = buildings.get(cell)
-        return b == company or (b == BLACK and owned.get(cell) == company)
-
     seen: set[str] = set()
     out = []
     for start in sorted(c for c, b in buildings.items() if b == company):
-        if start in seen:
-            continue
-        group, todo = {start}, [start]
-        while todo:
-            for n in board.neighbours[todo.pop()]:
-                if n not in group and member(n):
-                    group.add(n)
-                    todo.append(n)
-        seen |= group
-        out.append(frozenset(group))
+        if start not in seen:
+            group = _group(buildings, board, start, company, owned.get)
+            seen |= group
+            out.append(group)
     return out
 
 
@@ -107,22 +115,31 @@ def examine(buildings: Buildings, board: Board, cell: str, building: str) -> Pla
             raise IllegalAction(f"a black building may only be placed as a lone building: "
                                 f"{cell} is next to the {b} building at {n}")
         return Plan(cell, building, lone=True)
-    before = owners(buildings, board)
+    if not near:
+        return Plan(cell, building, frozenset({cell}), lone=True)
     after = {**buildings, cell: building}
-    owned = dict(before)
+    # black buildings near the new one and those of the groups it joins, by owner
+    owned: dict[str, str | None] = {}
+    joins = set()
     for n, b in near:
-        if b == BLACK and before[n] is None:
-            owned[n] = building     # a lone black building joins the new chain
-    group = groups(after, board, building, owned)
-    mine = next(g for g in group if cell in g)
+        if b == BLACK:
+            owned[n] = owner(buildings, board, n) or building
+            if owned[n] == building:
+                joins.add(n)
+
+    def owner_of(black: str) -> str | None:
+        if black not in owned:
+            owned[black] = owner(buildings, board, black)
+        return owned[black]
+
+    mine = _group(after, board, cell, building, owner_of)
     foreign: dict[frozenset[str], str] = {}
     for member in sorted(mine):
         for n in board.neighbours[member]:
             there = after.get(n)
-            other = owned.get(n) if there == BLACK else there
-            if other in COMPANIES and other != building:
-                theirs = next(g for g in groups(buildings, board, other, before) if n in g)
-                foreign[theirs] = other
+            other = owner_of(n) if there == BLACK else there
+            if other in COMPANIES and other != building and not any(n in g for g in foreign):
+                foreign[_group(buildings, board, n, other, owner_of)] = other
     for theirs, other in sorted(foreign.items(), key=lambda kv: -len(kv[0])):
         if len(theirs) >= len(mine):
             raise IllegalAction(
@@ -130,7 +147,7 @@ def examine(buildings: Buildings, board: Board, cell: str, building: str) -> Pla
                 f"({len(mine)}) is not larger than {other}'s ({len(theirs)}): a hostile "
                 f"takeover needs a strictly larger chain")
     taken = tuple(sorted(((o, g) for g, o in foreign.items()), key=lambda og: sorted(og[1])))
-    return Plan(cell, building, mine, taken, lone=not near, owners=owned)
+    return Plan(cell, building, mine, taken, lone=False, joins=frozenset(joins))
 
 
 def place(buildings: Buildings, board: Board, plan: Plan
@@ -145,7 +162,8 @@ def place(buildings: Buildings, board: Board, plan: Plan
     after = {**buildings, plan.cell: plan.building}
     if plan.building in (BLACK, GREY):
         return after, {}, prices(after, board)
-    raised = {c: price(after, board, c, plan.owners) for c in COMPANIES}
+    owned = {**owners(buildings, board), **dict.fromkeys(plan.joins, plan.building)}
+    raised = {c: price(after, board, c, owned) for c in COMPANIES}
     lost: dict[str, int] = {}
     for company, group in plan.foreign:
         for cell in group:

@@ -102,7 +102,7 @@ class Shark(Game[SharkState]):
         if not isinstance(action, dict):
             raise IllegalAction("an action must be a JSON object with a \"type\"")
         kind = action.get("type")
-        if kind not in FIELDS:
+        if not isinstance(kind, str) or kind not in FIELDS:
             raise IllegalAction(f"unknown action {kind!r}: Shark has {', '.join(FIELDS)}")
         extra = set(action) - FIELDS[kind] - {"type"}
         if extra:
