@@ -123,8 +123,9 @@ def _bonus(state: SharkState, plan: chains.Plan, old: dict[str, int],
         return Payment(player, "bonus", top, f"black building at {plan.cell}: the highest "
                        f"price, {market.money(top)}") if top else None
     if raised[b] > old[b]:
-        return Payment(player, "bonus", raised[b], f"{b} rose to {market.money(raised[b])} "
-                       f"(group of {len(plan.group)} at {plan.cell})")
+        what = "lone building" if plan.lone else f"chain of {len(plan.group)}"
+        return Payment(player, "bonus", raised[b], f"{what} at {plan.cell}: {b} rose to "
+                       f"{market.money(raised[b])}")
     if plan.lone or pioneer:
         why = "pioneer" if pioneer else "lone building"
         return Payment(player, "bonus", 1000, f"{why} at {plan.cell}")
