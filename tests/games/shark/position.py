@@ -6,8 +6,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from companion.games.shark import GAME, SharkState
-from companion.games.shark import chains
+from companion.games.shark import GAME, SharkState, chains
 from companion.grid import Cell
 
 PIECES = {"r": "red", "b": "blue", "g": "green", "y": "yellow", "k": "black", "n": "grey"}
