@@ -170,40 +170,9 @@ class Shark(Game[SharkState]):
         who = self.current(state)
         out = []
         for kind in STEP_ACTIONS[state.step]:
-            choices: dict[str, list[Any]] = {}
-            if kind == "choose_stock":
-                choices = {"company": list(COMPANIES)}
-            elif kind == "buy":
-                cash, left = state.cash[state.player], BUY_LIMIT - state.bought
-                can = [c for c in COMPANIES if 1000 <= state.prices[c] <= cash
-                       and state.supply_shares[c] > 0]
-                if not can or left <= 0:
-                    continue
-                top = min(left, max(min(cash // state.prices[c], state.supply_shares[c])
-                                    for c in can))
-                choices = {"company": can, "count": list(range(1, top + 1))}
-            elif kind == "sell":
-                held = [c for c in COMPANIES if state.prices[c] >= 1000
-                        and state.shares[state.player][c] > 0]
-                if not held:
-                    continue
-                choices = {"company": held, "count": list(range(
-                    1, max(state.shares[state.player][c] for c in held) + 1))}
-            elif kind in ("place", "remove_neutral"):
-                options = turn.choices(state)
-                cells = options.pop("remove_neutral", []) if kind == "remove_neutral" else \
-                    sorted({c for k, v in options.items() if k != "remove_neutral" for c in v})
-                if not cells:
-                    continue
-                choices = {"cell": cells}
-                if kind == "place":
-                    choices["company"] = [k for k in options if k != "remove_neutral"]
-            elif kind == "forced_sell":
-                assert who is not None
-                sellable = [c for c in COMPANIES if state.shares[who][c] > 0
-                            and market.forced_price(state.prices[c]) > 0]
-                choices = {"player": [who], "company": sellable}
-            out.append(Legal(kind, choices, who))
+            choices = _choices(state, kind)
+            if choices is not None:
+                out.append(Legal(kind, choices, who))
         return out
 
     def view(self, state: SharkState) -> dict[str, Any]:
@@ -248,6 +217,43 @@ class Shark(Game[SharkState]):
 
     def players(self, state: SharkState) -> Sequence[str]:
         return state.players
+
+
+# What may be chosen now ----------------------------------------------------------
+
+
+def _choices(state: SharkState, kind: str) -> dict[str, list[Any]] | None:
+    """The choices of one action the step allows; ``None`` when none is possible."""
+    me = state.player
+    if kind == "choose_stock":
+        return {"company": list(COMPANIES)}
+    if kind == "buy":
+        cash, left = state.cash[me], BUY_LIMIT - state.bought
+        can = [c for c in COMPANIES
+               if 1000 <= state.prices[c] <= cash and state.supply_shares[c] > 0]
+        if not can or left <= 0:
+            return None
+        top = min(left, max(min(cash // state.prices[c], state.supply_shares[c]) for c in can))
+        return {"company": can, "count": list(range(1, top + 1))}
+    if kind == "sell":
+        held = [c for c in COMPANIES if state.prices[c] >= 1000 and state.shares[me][c] > 0]
+        if not held:
+            return None
+        most = max(state.shares[me][c] for c in held)
+        return {"company": held, "count": list(range(1, most + 1))}
+    if kind in ("place", "remove_neutral"):
+        options = turn.choices(state)
+        greys = options.pop("remove_neutral", [])
+        if kind == "remove_neutral":
+            return {"cell": greys} if greys else None
+        cells = sorted({c for cells in options.values() for c in cells}, key=_row_major)
+        return {"cell": cells, "company": list(options)} if cells else None
+    if kind == "forced_sell":
+        debtor = state.debts[0][0]
+        sellable = [c for c in COMPANIES if state.shares[debtor][c] > 0
+                    and market.forced_price(state.prices[c]) > 0]
+        return {"player": [debtor], "company": sellable}
+    return {}
 
 
 # Boundary checks ----------------------------------------------------------------

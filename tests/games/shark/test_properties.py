@@ -9,6 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.engine import IllegalAction
 from companion.games.shark import GAME, SharkState
 from companion.grid import Cell
 from tests.games.shark.driver import VARIANT_SETS, play
@@ -106,7 +107,7 @@ def check(before: SharkState, action: dict[str, Any], after: SharkState,
         assert after.cash[p] == 0 and not any(after.shares[p].values())
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), board=st.sampled_from(["classic", "kbg2022"]),
        variants=st.sampled_from(VARIANT_SETS), players=st.integers(2, 6),
        cash=st.sampled_from([0, 3000, 20000]), greed=st.sampled_from([0.2, 0.6]))
@@ -114,7 +115,7 @@ def test_random_games_keep_every_invariant(seed: int, board: str, variants: list
                                            players: int, cash: int, greed: float) -> None:
     names = ["Ann", "Ben", "Cid", "Dan", "Eve", "Fay"][:players]
     options = {"board": board, "variants": variants, "starting_cash": cash}
-    for before, action, after in play(names, options, seed, limit=250, greed=greed):
+    for before, action, after in play(names, options, seed, limit=200, greed=greed):
         check(before, action, after, cash)
 
 
@@ -132,3 +133,26 @@ def test_a_game_replays_to_the_same_state(seed: int, variants: list[str]) -> Non
         state = GAME.apply(state, action)
     assert GAME.summary(state) == GAME.summary(moves[-1][2])
     assert all("company" in a and "area" in a for _, a, _ in moves if a["type"] == "roll")
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**32), variants=st.sampled_from(VARIANT_SETS),
+       board=st.sampled_from(["classic", "kbg2022"]))
+def test_the_placement_choices_are_exactly_the_legal_placements(
+        seed: int, variants: list[str], board: str) -> None:
+    options = {"board": board, "variants": variants}
+    for _, _, state in play(["Ann", "Ben", "Cid"], options, seed, limit=120):
+        if state.step != "place":
+            continue
+        choices = GAME.view(state)["pending"]["choices"]
+        legal = {x.type: x for x in GAME.legal(state)}
+        assert set(legal["place"].choices["company"]) == set(choices) - {"remove_neutral"}
+        assert state.roll is not None
+        for building in ("red", "blue", "green", "yellow", "black", "grey"):
+            for cell in state.board.cells_of(state.roll[1]):
+                try:
+                    GAME.apply(state, {"type": "place", "cell": cell, "company": building})
+                    ok = True
+                except IllegalAction:
+                    ok = False
+                assert ok == (cell in choices.get(building, [])), (building, cell)
