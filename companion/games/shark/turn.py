@@ -189,7 +189,7 @@ def end_turn(state: SharkState) -> SharkState:
 
 def note_end(state: SharkState) -> SharkState:
     """Remember an end condition met during this turn (checked after every action)."""
-    if state.ending or state.step in (OVER,):
+    if state.ending or state.step == OVER:
         return state
     for company in COMPANIES:
         if state.prices[company] >= TOP_PRICE:
