@@ -10,7 +10,7 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, jsonify
+from flask import Flask, jsonify, request
 
 from companion import __version__
 from companion.table import Table
@@ -25,6 +25,7 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SAMESITE": "Strict",
     "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
     "SSE_KEEPALIVE": 15.0,
+    "MAX_JSON_LENGTH": 256 * 1024,            # the largest inline board or deck fits
     "JSON_SORT_KEYS": False,
     "DEBUG": False,
     "PROPAGATE_EXCEPTIONS": False,
@@ -66,6 +67,14 @@ def create_app(table: Table, config: dict[str, Any] | None = None) -> Flask:
     def healthz() -> Any:
         return jsonify(ok=True, version=__version__, games=len(table.list()),
                        timer=timer_obj.status() if timer_obj is not None else None)
+
+    @app.before_request
+    def limit_json() -> Any:
+        limit = app.config["MAX_JSON_LENGTH"]
+        if request.is_json and (request.content_length or 0) > limit:
+            return jsonify(error=f"the request is too large: JSON bodies are at most "
+                                 f"{limit // 1024} KB"), 413
+        return None
 
     @app.after_request
     def headers(response: Any) -> Any:

@@ -227,3 +227,9 @@ def test_pages_escape_player_names(client: FlaskClient, writer: Any) -> None:
     assert "script-src 'self'" in page.headers["Content-Security-Policy"]
     qr = client.get("/qr.svg")
     assert qr.mimetype == "image/svg+xml" and b"<svg" in qr.data
+
+
+def test_oversize_json_is_refused(writer: Any) -> None:
+    players = ["x" * 1000] * 300
+    res = writer("post", "/api/games", json={**GAME, "players": players})
+    assert res.status_code == 413 and "at most 256 KB" in res.get_json()["error"]
