@@ -3,7 +3,11 @@ screen, the dossier, and the final tally that ends the game."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.web.conftest import (
     PHONE,
@@ -35,6 +39,8 @@ def test_play_drshark(server: Server, new_browser: Any) -> None:
     wait_seq(phone, 1)
     phone.click("#timer-start")
     wait_seq(phone, 2)
+    phone.wait_for_selector("#countdown.running")      # the table's timer runs
+    tablet.wait_for_selector("#countdown.running")
     first = draw_list(phone).first.get_attribute("data-clue")
     draw_list(phone).first.click()
     wait_seq(tablet, 3)
@@ -70,3 +76,29 @@ def test_play_drshark(server: Server, new_browser: Any) -> None:
     assert api_get(server, f"/api/games/{sid}")["over"] is True
     screenshot(phone, "drshark-phone-over")
     screenshot(tablet, "drshark-tablet-over")
+
+
+@pytest.fixture
+def quick_timer(tmp_path: Path) -> Iterator[Server]:
+    """A server whose searches last 1.5 s, to hear the clapper without waiting 30."""
+    config = tmp_path / "config.toml"
+    config.write_text("[hardware]\nduration_s = 1.5\nwarning_s = 0.5\n", "utf-8")
+    srv = Server(tmp_path, "--config", str(config))
+    yield srv
+    srv.stop()
+
+
+def test_the_browser_claps_when_time_runs_out(quick_timer: Server, new_browser: Any) -> None:
+    page = new_browser(TABLET).new_page()
+    page.goto(quick_timer.url + "/")
+    enter_pin(page)
+    sid = create_game(page, quick_timer, "drshark", ["Ann", "Ben"])
+    assert api_get(quick_timer, "/api/timer")["backend"] == "browser"
+    page.click('button.space[data-space="B-light"]')
+    wait_seq(page, 1)
+    page.click("#timer-start")
+    page.wait_for_selector("#log li:has-text('Ann: ran out of time')")
+    page.wait_for_selector("#countdown.expired")
+    assert page.evaluate("window.lastClap") > 0
+    assert page.inner_text("#countdown") == "0.0"
+    assert api_get(quick_timer, f"/api/games/{sid}")["log"][-1]["action"] == {"type": "time_up"}
