@@ -233,3 +233,19 @@ def test_oversize_json_is_refused(writer: Any) -> None:
     players = ["x" * 1000] * 300
     res = writer("post", "/api/games", json={**GAME, "players": players})
     assert res.status_code == 413 and "at most 256 KB" in res.get_json()["error"]
+
+
+def test_internal_errors_are_json_without_a_traceback(
+        writer: Any, monkeypatch: Any, caplog: Any) -> None:
+    sid = make_game(writer)
+
+    def crash(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the disk caught fire")
+
+    monkeypatch.setattr(Table, "play", crash)
+    res = writer("post", f"/api/games/{sid}/actions", json={"action": FLIP})
+    body = res.get_data(as_text=True)
+    assert res.status_code == 500 and res.is_json
+    assert "Traceback" not in body and "fire" not in body
+    assert "internal error" in res.get_json()["error"]
+    assert "the disk caught fire" in caplog.text     # logged for whoever runs the Pi
