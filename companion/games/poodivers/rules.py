@@ -239,11 +239,13 @@ def _check_deal(deal: object, cells: tuple[str, ...]) -> dict[str, str]:
     if not isinstance(deal, dict) or set(deal) != set(cells):
         raise BadSetup("digital play needs a deal of every card cell (the companion makes "
                        "one when the game starts)")
-    counts = Counter(deal.values())
-    for face, n in counts.items():
-        if face not in DECK or n > DECK[face]:
-            raise BadSetup(f"the deal has {n} {face!s} cards; the deck has "
-                           f"{DECK.get(str(face), 0)}")
+    for cell, face in deal.items():
+        if not isinstance(face, str) or face not in DECK:
+            raise BadSetup(f"the deal puts {face!r} at {cell}: a card is one of "
+                           f"{', '.join(FACES)}")
+    for face, n in Counter(deal.values()).items():
+        if n > DECK[face]:
+            raise BadSetup(f"the deal has {n} {face} cards; the deck has {DECK[face]}")
     return dict(deal)
 
 
