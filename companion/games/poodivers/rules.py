@@ -17,7 +17,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.engine import Action, BadSetup, Game, IllegalAction, Legal, Outcome, best
+from companion.engine import (
+    Action,
+    BadSetup,
+    Game,
+    IllegalAction,
+    Legal,
+    Outcome,
+    action_type,
+    best,
+)
 from companion.games.poodivers.layout import card_cells, rows_of
 from companion.grid import DIRECTIONS, Cell
 
@@ -100,9 +109,9 @@ class PooDivers(Game[PooState]):
     # Actions -------------------------------------------------------------------
 
     def apply(self, state: PooState, action: Action) -> PooState:
+        kind = action_type(action)
         if state.ended:
             raise IllegalAction("the game is over")
-        kind = action.get("type")
         if kind == "flip":
             _fields(action, {"cell", "face"})
             state = replace(state, peek_for=None)

@@ -9,6 +9,7 @@ from companion.engine import IllegalAction
 from companion.games.shoal import placement
 from companion.games.shoal.layout import count, has_fish, is_connected
 from companion.games.shoal.rules import CARDS_EACH, GAME, ShoalState
+from tests.games.junk import json_values, like
 from tests.games.shoal.helpers import top_most
 
 NAMES = ["Ann", "Ben", "Cid", "Dee"]
@@ -64,13 +65,13 @@ junk = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_n
                  st.lists(st.integers(-2, 2), max_size=3),
                  st.lists(st.floats(-2, 2), min_size=2, max_size=2))
 plays = st.fixed_dictionaries(
-    {"type": st.sampled_from(["play", "draw"])},
+    {"type": like("play", "draw")},
     optional={"card": junk, "at": junk, "player": junk, "rotation": junk},
 )
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(plays, max_size=12))
+@given(st.lists(st.one_of(plays, json_values), max_size=12))
 def test_any_action_is_played_or_refused_with_a_message(actions: list[dict[str, object]],
                                                        ) -> None:
     state = GAME.new(["Ann", "Ben"], {"goal": "G1"})
