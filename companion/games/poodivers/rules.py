@@ -61,6 +61,10 @@ class PooState:
     def closed(self) -> list[str]:
         return [c for c, face in self.cells.items() if face == "closed"]
 
+    def shown(self) -> Counter[str]:
+        """How many cards of each face are open."""
+        return Counter(face for face in self.cells.values() if face != "closed")
+
 
 class PooDivers(Game[PooState]):
     name = "poodivers"
@@ -142,7 +146,7 @@ class PooDivers(Game[PooState]):
                 where = ("a closed card next to the diver" if state.direction is None
                          else f"{allowed[0]}, the next card {state.direction} of {state.last}")
                 raise IllegalAction(f"{cell} is not on the dive: flip {where}, or bank")
-        shown = Counter(f for f in state.cells.values() if f != "closed")
+        shown = state.shown()
         if shown[face] >= DECK[face]:
             raise IllegalAction(f"the deck has only {DECK[face]} {face} cards and "
                                 f"{shown[face]} are open already: check {cell}'s face")
@@ -171,7 +175,8 @@ class PooDivers(Game[PooState]):
         out = []
         if state.peek_for:
             out.append(Legal("peek", {"cell": state.closed()}, player=state.peek_for))
-        faces = {} if state.deal else {"face": list(FACES)}
+        shown = state.shown()
+        faces = {} if state.deal else {"face": [f for f in FACES if shown[f] < DECK[f]]}
         if state.diving:
             out.append(Legal("bank", player=state.player))
             out.append(Legal("flip", {"cell": _dive_cells(state), **faces}, state.player))

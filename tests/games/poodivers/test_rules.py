@@ -265,6 +265,13 @@ def test_a_fifteenth_blank_is_an_error() -> None:
         play(state, flip("H8", "blank"))
 
 
+def test_flip_offers_only_faces_the_deck_still_holds() -> None:
+    state = opened(new(), **{f"{c}1": "blank" for c in "ABCDEFGH"},
+                   **{f"{c}2": "blank" for c in "ABCDEF"})
+    flips = [leg for leg in GAME.legal(state) if leg.type == "flip"]
+    assert list(flips[0].choices["face"]) == ["sleeper", "object"]
+
+
 # Layouts ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("name", "width", "height", "cards"), [
