@@ -23,3 +23,19 @@ json_values = st.recursive(
 def like(*good: object) -> st.SearchStrategy[object]:
     """Mostly plausible values (``good``), sometimes any JSON value."""
     return st.one_of(st.sampled_from(good), json_values)
+
+
+def spoiled(value: object, path: list[int | str], junk: object) -> object:
+    """``value`` with the item at ``path`` replaced by ``junk``: a good option spoiled in
+    one place. Integer steps pick a list item or an object key (wrapping around)."""
+    if not path:
+        return junk
+    key, rest = path[0], path[1:]
+    if isinstance(value, list) and value:
+        i = int(key) % len(value) if isinstance(key, int) else 0
+        return [spoiled(v, rest, junk) if n == i else v for n, v in enumerate(value)]
+    if isinstance(value, dict) and value:
+        names = sorted(value)
+        k = names[key % len(names)] if isinstance(key, int) else key
+        return {**value, k: spoiled(value.get(k), rest, junk)}
+    return junk

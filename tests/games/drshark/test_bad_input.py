@@ -11,7 +11,7 @@ from companion.engine import BadSetup, IllegalAction
 from companion.games.drshark import GAME, SharkState
 from companion.games.drshark.catalogue import default
 from tests.games.drshark.play import random_action
-from tests.games.junk import json_values, like
+from tests.games.junk import json_values, like, spoiled
 
 TYPES = ("move", "start_search", "draw", "fistful", "select", "take", "time_up", "stop",
          "form", "service", "skip_service", "end_turn", "tally")
@@ -57,21 +57,6 @@ def test_an_action_type_that_is_not_a_word_is_refused() -> None:
             raise AssertionError(f"type {kind!r} was accepted")
 
 
-def _spoiled(value: object, path: list[int | str], junk: object) -> object:
-    """``value`` with the item at ``path`` (indices wrap around) replaced by ``junk``."""
-    if not path:
-        return junk
-    key, rest = path[0], path[1:]
-    if isinstance(value, list) and value:
-        i = int(key) % len(value) if isinstance(key, int) else 0
-        return [_spoiled(v, rest, junk) if n == i else v for n, v in enumerate(value)]
-    if isinstance(value, dict) and value:
-        names = sorted(value)
-        k = names[key % len(names)] if isinstance(key, int) else key
-        return {**value, k: _spoiled(value.get(k), rest, junk)}
-    return junk
-
-
 paths = st.lists(st.one_of(st.integers(0, 40), st.sampled_from(
     ["id", "area", "dark", "evidence", "part", "shape", "category", "shark", "points",
      "parts", "service", "name", "colour", "copies", "shapes", "sharks"])), max_size=4)
@@ -85,6 +70,6 @@ def test_any_spoiled_option_is_played_or_refused_with_a_message(
     good = {"catalogue": default().to_json(), "board": GAME.new(["A", "B"], {}).board
             .to_json(), "teams": True}[option]
     try:
-        GAME.new(["Ann", "Ben", "Cid", "Dan"], {option: _spoiled(good, path, junk)})
+        GAME.new(["Ann", "Ben", "Cid", "Dan"], {option: spoiled(good, path, junk)})
     except BadSetup as err:
         assert str(err)
