@@ -292,19 +292,27 @@ def _dive_cells(state: PooState) -> list[str]:
 
 
 def _bank(state: PooState) -> PooState:
-    """Pay the turn's points from the supply, exchange brown for golden, end the turn."""
+    """Pay the turn's points from the supply and end the turn: a golden for each full
+    five (five brown when golden has run out), brown for the rest; five brown held are
+    exchanged for a golden as soon as the supply has one. What cannot be paid is lost."""
     supply, mine = dict(state.supply), dict(state.holdings[state.player])
     golden = min(state.turn_points // GOLDEN, supply["golden"])
-    brown = min(state.turn_points - GOLDEN * golden, supply["brown"])
     supply["golden"] -= golden
-    supply["brown"] -= brown
     mine["golden"] += golden
-    mine["brown"] += brown
-    while mine["brown"] >= GOLDEN and supply["golden"] > 0:
-        mine["brown"] -= GOLDEN
-        supply["brown"] += GOLDEN
-        mine["golden"] += 1
-        supply["golden"] -= 1
+    owed = state.turn_points - GOLDEN * golden
+    while True:
+        # Five brown held go back for a golden at once, which may refill the supply's
+        # brown for the rest of the payment.
+        while mine["brown"] >= GOLDEN and supply["golden"] > 0:
+            mine["brown"] -= GOLDEN
+            supply["brown"] += GOLDEN
+            mine["golden"] += 1
+            supply["golden"] -= 1
+        if owed == 0 or supply["brown"] == 0:
+            break
+        supply["brown"] -= 1
+        mine["brown"] += 1
+        owed -= 1
     state = replace(state, supply=supply, holdings={**state.holdings, state.player: mine})
     if supply["brown"] == 0 and supply["golden"] == 0:
         return replace(_end_turn(state), ended="the turd supply is empty")
