@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.engine import Action, BadSetup, Game, IllegalAction, Legal, Outcome, best
-from companion.grid import DIRECTIONS, Cell
 from companion.games.poodivers.layout import card_cells, rows_of
+from companion.grid import DIRECTIONS, Cell
 
 DECK = {"blank": 14, "sleeper": 14, "object": 42}
 FACES = tuple(DECK)
