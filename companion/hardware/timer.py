@@ -21,12 +21,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 BUTTONS = ("start", "stop", "next")
 
 
-class TimerState(str, Enum):
+class TimerState(StrEnum):
     IDLE = "idle"
     RUNNING = "running"
     PAUSED = "paused"
