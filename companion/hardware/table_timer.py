@@ -216,12 +216,12 @@ class TableTimer:
     def _running(self) -> None:
         ms, total = self.timer.ms_left(), self.timer.duration_ms
         self._queue(lambda: self.backend.running(ms, total))
-        self._queue(self._notify)
+        self._queue_notify()
 
     def _halted(self) -> None:
         ms = self.timer.ms_left()
         self._queue(lambda: self.backend.halted(ms))
-        self._queue(self._notify)
+        self._queue_notify()
 
     def _expired(self, clap: bool) -> None:
         sid = self._session
@@ -229,14 +229,14 @@ class TableTimer:
             self._queue(self.backend.clap)
         if sid is not None:
             self._queue(lambda: self._log_time_up(sid))
-        self._queue(self._notify)
+        self._queue_notify()
 
     def _refuse(self, message: str) -> None:
         log.info("timer: %s", message)
         with self._cond:
             self._error = message
             self._queue(lambda: self.backend.refused(message))
-            self._queue(self._notify)
+            self._queue_notify()
 
     def _log_time_up(self, sid: int) -> None:
         try:
@@ -245,8 +245,12 @@ class TableTimer:
             # The search ended some other way a moment earlier: nothing to log.
             log.info("timer: time_up not logged in game %s: %s", sid, err)
 
-    def _notify(self) -> None:
+    def _queue_notify(self) -> None:
+        # The status as of now: the worker may have moved on by the time it tells.
         status = self.status()
+        self._queue(lambda: self._notify(status))
+
+    def _notify(self, status: dict[str, Any]) -> None:
         with self._cond:
             listeners = list(self._listeners)
         for listener in listeners:

@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPin
 
 from companion.hardware import FakeClock
 from companion.store import Store
@@ -70,3 +72,31 @@ def _drshark_standin(monkeypatch: pytest.MonkeyPatch) -> None:
     real = games.get
     monkeypatch.setattr(games, "get",
                         lambda name: StandIn() if name == "drshark" else real(name))
+
+
+class RecordingPin(MockPin):
+    """gpiozero's mock pin that also wakes tests waiting for its state history."""
+
+    changed = threading.Condition()
+
+    def _change_state(self, value: bool) -> bool:
+        with self.changed:
+            done: bool = super()._change_state(value)
+            self.changed.notify_all()
+            return done
+
+    def wait_states(self, count: int, timeout: float = 5) -> list[bool]:
+        """Block until the pin has recorded ``count`` states (its first included)."""
+        with self.changed:
+            assert self.changed.wait_for(lambda: len(self.states) >= count, timeout), (
+                f"pin {self.info.name} only went through {self.states}")
+            return [s.state for s in self.states]
+
+
+@pytest.fixture
+def mock_pins() -> Iterator[MockFactory]:
+    """gpiozero's MockFactory as the pin factory, as on a Pi without the hardware."""
+    Device.pin_factory = MockFactory(pin_class=RecordingPin)
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+    Device.pin_factory = None
