@@ -42,7 +42,6 @@ def handshake(port: serial.SerialBase, url: str, timeout: float) -> str:
     port.reset_input_buffer()
     port.write(b"HELLO\n")
     until = time.monotonic() + timeout
-    heard: list[str] = []
     while time.monotonic() < until:
         raw = port.readline()
         if not raw:
@@ -60,10 +59,8 @@ def handshake(port: serial.SerialBase, url: str, timeout: float) -> str:
                     "(hardware.md, 'Flashing the Pico')")
             return words[2]
         if line and not _box_line(line):
-            heard.append(line)
-    if heard:
-        raise HardwareError(f"{url} is not a clapper box: it answered {heard[0]!r} to "
-                            f"HELLO (expected 'READY {BOX_NAME} 1.x')")
+            raise HardwareError(f"{url} is not a clapper box: it answered {line!r} to "
+                                f"HELLO (expected 'READY {BOX_NAME} 1.x')")
     raise HardwareError(f"no answer from {url} within {timeout:g} s: is it the clapper box, "
                         "with its firmware installed (hardware.md, 'Flashing the Pico')?")
 
@@ -103,6 +100,7 @@ class SerialBackend(Backend):
         self.error: str | None = None
         self.reconnects = 0
         self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
         self._wake = threading.Event()
         self._reader: ReaderThread | None = None
         self._lines: _Lines | None = None
@@ -134,6 +132,7 @@ class SerialBackend(Backend):
         reader.daemon = True
         with self._lock:
             self.firmware, self.link, self.error = version, Link.CONNECTED, None
+            self._changed.notify_all()
             self._heard = time.monotonic()
             self._box_running = False
             self._reader = reader
@@ -152,6 +151,7 @@ class SerialBackend(Backend):
             if lines is not self._lines or self.link is Link.CLOSED:
                 return
             self._lines, self.link, self._box_running = None, Link.RECONNECTING, False
+            self._changed.notify_all()
             self.error = f"the clapper box at {self.url} is gone ({exc or 'closed'}); " \
                          "reconnecting"
         log.warning("%s", self.error)
@@ -187,6 +187,7 @@ class SerialBackend(Backend):
                 self.link = Link.RECONNECTING
             if reason:
                 self.error = reason
+            self._changed.notify_all()
         if reader is not None:
             reader.close()
 
@@ -233,6 +234,12 @@ class SerialBackend(Backend):
         log.warning("%s", message)
         with self._lock:
             self.error = message
+            self._changed.notify_all()
+
+    def wait_link(self, link: Link | str, timeout: float) -> bool:
+        """Block until the connection is in state ``link``; whether it got there."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self.link == link, timeout)
 
     # Timer events -------------------------------------------------------------------
 
@@ -273,6 +280,7 @@ class SerialBackend(Backend):
                 return
             self.link = Link.CLOSED
             reader, self._reader, self._lines = self._reader, None, None
+            self._changed.notify_all()
         self._wake.set()
         if reader is not None:
             reader.close()
