@@ -45,8 +45,8 @@ def test_virtual_box_prints_its_path_and_answers_like_the_box(
 def test_wiring_check_walks_through_every_button(tmp_path: Path) -> None:
     with VirtualBox(tmp_path / "box", hold_ms=300) as box:
         proc = subprocess.Popen([*COMPANION, "hw", "test", "--timer", f"serial:{box.path}",
-                                 "--yes", "--timeout", "10", "--countdown-ms", "1500"], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+                                 "--yes", "--timeout", "10", "--countdown-ms", "1500"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert proc.stdout is not None
         actions = {"Press START": ("START", 50), "Press STOP": ("STOP", 50),
                    "Press NEXT briefly": ("NEXT", 50), "Hold NEXT": ("NEXT", 500)}
