@@ -56,8 +56,8 @@ class Timer:
 
     def __init__(self, duration_s: float = 30.0, warning_s: float = 3.0,
                  clock: Callable[[], float] | None = None, bounce_s: float = 0.2) -> None:
-        if not 1 <= duration_s <= 3600:
-            raise ValueError(f"a search lasts 1 to 3600 seconds, not {duration_s}")
+        if not 0 < duration_s <= 3600:
+            raise ValueError(f"a search lasts up to 3600 seconds, not {duration_s}")
         if not 0 <= warning_s < duration_s:
             raise ValueError(f"the warning ({warning_s} s) must be shorter than the search")
         if clock is None:

@@ -34,7 +34,10 @@ class StandIn(Game[S]):
         return replace(state, phase=flow[state.phase, kind], turn=turn)
 
     def legal(self, state: S) -> list[Legal]:
-        return []
+        return {"move": [Legal("move", {"space": ["A-light"]})],
+                "ready": [Legal("start_search")],
+                "searching": [Legal("time_up"), Legal("stop")],
+                "after": [Legal("end_turn")]}[state.phase]
 
     def view(self, state: S) -> dict[str, Any]:
         return {"phase": state.phase}
