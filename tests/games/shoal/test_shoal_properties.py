@@ -1,0 +1,85 @@
+"""Invariants of random legal games: connected shoals, top-most sections, honest totals."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.engine import IllegalAction
+from companion.games.shoal import placement
+from companion.games.shoal.layout import count, has_fish, is_connected
+from companion.games.shoal.rules import CARDS_EACH, GAME, ShoalState
+from tests.games.shoal.helpers import top_most
+
+NAMES = ["Ann", "Ben", "Cid", "Dee"]
+
+
+@st.composite
+def games(draw: st.DrawFn) -> ShoalState:
+    players = NAMES[:draw(st.integers(2, 4))]
+    goal = draw(st.sampled_from([f"G{n}" for n in range(1, 9)]))
+    state = GAME.new(players, {"goal": goal})
+    while not state.over:
+        who = state.player
+        before = state.shoals[who]
+        unplayed = [c for c in state.deck.cards if c not in state.played]
+        start = draw(st.integers(0, len(unplayed) - 1))
+        for cid in unplayed[start:] + unplayed[:start]:
+            spots = placement.allowed(before, state.deck.cards[cid])
+            if spots:
+                at = draw(st.sampled_from(spots))
+                break
+        else:  # pragma: no cover - the default deck always has a card that fits
+            raise AssertionError(f"no card fits {who}'s shoal")
+        state = GAME.apply(state, {"type": "play", "card": cid, "at": list(at)})
+        after = state.shoals[who]
+        # a fish once visible stays a fish: empty space never covers it
+        assert all(has_fish(after[c]) for c, v in before.items() if has_fish(v))
+    return state
+
+
+@settings(max_examples=25, deadline=None)
+@given(games())
+def test_random_legal_games(state: ShoalState) -> None:
+    assert GAME.is_over(state)
+    assert len(state.played) == CARDS_EACH * len(state.players)
+    scored = GAME.breakdown(state)
+    for player in state.players:
+        layout = state.shoals[player]
+        assert len(state.plays[player]) == CARDS_EACH
+        assert is_connected(layout)
+        assert layout == top_most(state, player)
+        result = scored[player]
+        assert result["fish"] == count(layout, "fish")
+        assert result["total"] == result["fish"] + sum(b["points"] for b in result["breakdown"])
+        assert len(result["breakdown"]) == 3
+    assert GAME.scores(state) == {p: r["total"] for p, r in scored.items()}
+    winners = GAME.outcome(state).winners  # type: ignore[union-attr]
+    assert set(winners) == {p for p, s in GAME.scores(state).items()
+                            if s == max(GAME.scores(state).values())}
+
+
+junk = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=True),
+                 st.text(max_size=4), st.sampled_from(["F01", "F02", "F40", "X"]),
+                 st.lists(st.integers(-2, 2), max_size=3),
+                 st.lists(st.floats(-2, 2), min_size=2, max_size=2))
+plays = st.fixed_dictionaries(
+    {"type": st.sampled_from(["play", "draw"])},
+    optional={"card": junk, "at": junk, "player": junk, "rotation": junk},
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(plays, max_size=12))
+def test_any_action_is_played_or_refused_with_a_message(actions: list[dict[str, object]],
+                                                       ) -> None:
+    state = GAME.new(["Ann", "Ben"], {"goal": "G1"})
+    for action in actions:
+        try:
+            after = GAME.apply(state, action)
+        except IllegalAction as err:
+            assert str(err)
+            continue
+        assert after.turn == state.turn + 1
+        state = after
+    GAME.view(state)
