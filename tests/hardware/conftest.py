@@ -63,16 +63,6 @@ class Waiter:
         return self.wait_until(lambda s: s["state"] == state, timeout)
 
 
-@pytest.fixture(autouse=True)
-def _drshark_standin(monkeypatch: pytest.MonkeyPatch) -> None:
-    """TEMPORARY until the Dr. Shark engine is merged."""
-    from companion import games
-    from tests.hardware.standin import StandIn
-
-    real = games.get
-    monkeypatch.setattr(games, "get",
-                        lambda name: StandIn() if name == "drshark" else real(name))
-
 
 class RecordingPin(MockPin):
     """gpiozero's mock pin that also wakes tests waiting for its state history."""

@@ -90,14 +90,23 @@ def test_bounces_and_start_while_running_log_nothing_more(
 
 
 def test_a_refused_press_sounds_the_error_beeps(
-        mock_pins: MockFactory, table: Table, gpio_timer: TableTimer, waiter: Waiter
-        ) -> None:
-    table.create("drshark", ["Ann", "Ben"])  # Ann has not moved: no search yet
+        mock_pins: MockFactory, table: Table, gpio_timer: TableTimer, clock: FakeClock,
+        waiter: Waiter) -> None:
+    sid = new_game(table)
     press(mock_pins, 17)
+    clock.advance(30)
+    waiter.wait_for("expired")
+    buzzer = pin(mock_pins, 23)
+    buzzer.clear_states()  # the time-up buzz may still be sounding
+    sounding = buzzer.state
+    clock.advance(1)  # past the bounce window
+    press(mock_pins, 17)  # Ann's search is over; her turn has not ended
     status = waiter.wait_until(lambda s: s["error"] is not None)
-    assert status["state"] == "idle"
-    # three short beeps
-    assert pin(mock_pins, 23).wait_states(7) == [False] + [True, False] * 3
+    assert status["state"] == "expired"
+    assert log_types(table, sid) == ["move", "start_search", "time_up"]
+    # three short beeps (the first continues the time-up buzz if that still sounded)
+    expected = [True, False] * 3 if sounding else [False] + [True, False] * 3
+    assert buzzer.wait_states(len(expected)) == expected
 
 
 def test_next_confirms_the_turn_and_a_held_next_undoes(

@@ -92,11 +92,13 @@ def test_no_game_or_a_refused_start_is_a_clear_error(
         table: Table, timer: TableTimer) -> None:
     with pytest.raises(NoSearchGame, match=r"no Dr\. Shark game"):
         timer.start()
-    sid = table.create("drshark", ["Ann", "Ben"]).id  # Ann has not moved yet
-    with pytest.raises(IllegalAction):
+    sid = new_game(table)
+    timer.start()
+    timer.stop()
+    with pytest.raises(IllegalAction):  # Ann searched already: her turn must end first
         timer.start()
-    assert timer.status()["state"] == "idle"
-    assert log_types(table, sid) == []
+    assert timer.status()["state"] == "stopped"
+    assert log_types(table, sid) == ["move", "start_search", "stop"]
 
 
 def test_pause_and_resume(table: Table, timer: TableTimer, clock: FakeClock,
@@ -138,3 +140,29 @@ def test_bad_specs_and_settings_are_hardware_errors(table: Table) -> None:
         open_timer("browser", table, {"pulse_ms": 5000})
     with pytest.raises(HardwareError, match="BCM pin 17 is given to two parts"):
         open_timer("gpio", table, {"pins": {"stop": 17}})
+
+
+def test_timer_only_play_passes_the_turn_at_each_clapper(
+        table: Table, timer: TableTimer, clock: FakeClock, waiter: Waiter) -> None:
+    """A table that only wants the timer: START, clapper, next player's START."""
+    sid = table.create("drshark", ["Ann", "Ben"], seed=7).id
+    for searcher in ("Ann", "Ben", "Ann"):
+        session = table.get(sid)
+        assert session.game.current(session.state) == searcher
+        waiter.seen.clear()
+        timer.start()
+        clock.advance(30)
+        waiter.wait_for("expired")
+    assert log_types(table, sid) == ["start_search", "time_up"] * 3
+
+
+def test_a_shark_ends_the_search_and_the_timer_without_time_up(
+        table: Table, timer: TableTimer, clock: FakeClock, waiter: Waiter) -> None:
+    sid = new_game(table)
+    timer.start()
+    clock.advance(4)
+    table.play(sid, {"type": "draw", "clue": "shark-1"})  # entered on a phone
+    assert timer.status()["state"] == "stopped" and timer.status()["ms_left"] == 26000
+    clock.advance(60)
+    waiter.wait_for("stopped")
+    assert log_types(table, sid) == ["move", "start_search", "draw"]
