@@ -8,6 +8,7 @@ ends, when anything goes wrong while it is high, and on :meth:`GpioBackend.close
 
 from __future__ import annotations
 
+import atexit
 import threading
 from typing import Any
 
@@ -52,6 +53,9 @@ class GpioBackend(Backend):
         except BaseException:
             self.close()
             raise
+        # Runs before gpiozero's own exit handler (registered earlier, run later), so an
+        # interpreter that exits mid-pulse switches the solenoid off first.
+        atexit.register(self.close)
         self.start_button.when_pressed = lambda: self.on_button("start")
         self.stop_button.when_pressed = lambda: self.on_button("stop")
         self.next_button.when_held = self._held
@@ -64,8 +68,8 @@ class GpioBackend(Backend):
         except BadPinFactory as err:
             raise HardwareError(
                 f"no GPIO library for the {part} on {where}: on a Raspberry Pi install "
-                "python3-lgpio; elsewhere set GPIOZERO_PIN_FACTORY=mock to try without "
-                f"pins ({err})") from None
+                "lgpio (.venv/bin/pip install lgpio); elsewhere set "
+                f"GPIOZERO_PIN_FACTORY=mock to try without pins ({err})") from None
         except (GPIOZeroError, OSError, ValueError) as err:
             raise HardwareError(f"cannot use {where} for the {part}: {err} "
                                 "(change hardware.pins in config.toml)") from None
@@ -139,6 +143,7 @@ class GpioBackend(Backend):
 
     def close(self) -> None:
         """Clapper off first, then release every pin. Safe to call twice."""
+        atexit.unregister(self.close)
         with self._lock:
             if self._pulse_end is not None:
                 self._pulse_end.cancel()

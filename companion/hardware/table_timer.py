@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -72,6 +73,7 @@ class TableTimer:
         self._unlisten = table.listen(self._table_changed)
         self._worker = threading.Thread(target=self._run, name="table-timer", daemon=True)
         self._worker.start()
+        self._resume_interrupted_search()
 
     # What the dashboard calls ----------------------------------------------------
 
@@ -157,6 +159,31 @@ class TableTimer:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def _resume_interrupted_search(self) -> None:
+        """After a restart in the middle of a search, count down what is left of it
+        (from the time ``start_search`` was logged); a search whose time ran out while
+        the service was down is left for the table to end."""
+        try:
+            sid = self.current_session()
+            session = self.table.get(sid)
+        except (NoSearchGame, NoSuchSession, StoreError):
+            return
+        if not searching(session):
+            return
+        active = [e for e in self.table.store.history(sid) if not e.undone]
+        started = next((e for e in reversed(active) if e.action.get("type") == "start_search"),
+                       None)
+        if started is None:
+            return
+        left = self.config.duration_s - (time.time() - started.at)
+        if left <= 0:
+            return
+        with self._cond:
+            self._session = sid
+            self._seen[sid] = session.seq
+            self.timer.start(left)
+            self._running()
 
     # Buttons and the box ---------------------------------------------------------
 

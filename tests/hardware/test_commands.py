@@ -19,14 +19,13 @@ COMPANION = [sys.executable, "-m", "companion.cli"]
 
 @pytest.fixture
 def virtual_box_process(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    proc = subprocess.Popen([*COMPANION, "hw", "virtual-box", "--link",
-                             str(tmp_path / "box")], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert proc.stdout is not None
-    path = proc.stdout.readline().strip()
-    yield proc, path
-    proc.terminate()
-    proc.wait(5)
+    with subprocess.Popen([*COMPANION, "hw", "virtual-box", "--link", str(tmp_path / "box")],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True) as proc:
+        assert proc.stdout is not None
+        path = proc.stdout.readline().strip()
+        yield proc, path
+        proc.terminate()
 
 
 def test_virtual_box_prints_its_path_and_answers_like_the_box(
@@ -43,10 +42,11 @@ def test_virtual_box_prints_its_path_and_answers_like_the_box(
 
 
 def test_wiring_check_walks_through_every_button(tmp_path: Path) -> None:
-    with VirtualBox(tmp_path / "box", hold_ms=300) as box:
-        proc = subprocess.Popen([*COMPANION, "hw", "test", "--timer", f"serial:{box.path}",
-                                 "--yes", "--timeout", "10", "--countdown-ms", "1500"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    box = VirtualBox(tmp_path / "box", hold_ms=300)
+    command = [*COMPANION, "hw", "test", "--timer", f"serial:{box.path}", "--yes",
+               "--timeout", "10", "--countdown-ms", "1500"]
+    with box, subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True) as proc:
         assert proc.stdout is not None
         actions = {"Press START": ("START", 50), "Press STOP": ("STOP", 50),
                    "Press NEXT briefly": ("NEXT", 50), "Hold NEXT": ("NEXT", 500)}

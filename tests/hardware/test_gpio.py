@@ -174,3 +174,12 @@ def test_a_pin_in_use_is_named_in_the_error(mock_pins: MockFactory, table: Table
     squatter.close()
     # everything opened before the failure was released again: a retry works
     open_timer("gpio", table).close()
+
+
+def test_no_pin_library_is_a_clear_error(table: Table,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpiozero import Device
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "nonesuch")
+    Device.pin_factory = None
+    with pytest.raises(HardwareError, match=r"START button on BCM 17.*GPIOZERO_PIN_FACTORY=mock"):
+        open_timer("gpio", table)

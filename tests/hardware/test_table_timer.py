@@ -166,3 +166,18 @@ def test_a_shark_ends_the_search_and_the_timer_without_time_up(
     clock.advance(60)
     waiter.wait_for("stopped")
     assert log_types(table, sid) == ["move", "start_search", "draw"]
+
+
+def test_a_restart_mid_search_counts_down_what_is_left(
+        table: Table, clock: FakeClock) -> None:
+    sid = new_game(table)
+    table.play(sid, {"type": "start_search"})  # then the service restarts
+    with open_timer("browser", table, {"duration_s": 30}, clock=clock) as timer:
+        waiter = Waiter()
+        timer.listen(waiter)
+        status = timer.status()
+        assert status["state"] == "running" and status["session"] == sid
+        assert 25000 < status["ms_left"] <= 30000
+        clock.advance(30)
+        waiter.wait_for("expired")
+    assert log_types(table, sid) == ["move", "start_search", "time_up"]
