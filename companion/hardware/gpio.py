@@ -24,6 +24,8 @@ WARNING_BEEP = (0.08, 0.0, 1)
 TIME_UP_BEEP = (1.0, 0.0, 1)
 REFUSED_BEEP = (0.05, 0.08, 3)
 START_BEEP = (0.03, 0.0, 1)
+# Filtered by the pin library (where it can); repeated presses are the timer's business.
+CONTACT_BOUNCE_S = 0.01
 
 
 class GpioBackend(Backend):
@@ -40,9 +42,12 @@ class GpioBackend(Backend):
         self._next_held = False
         self._devices: list[Device] = []
         try:
-            self.start_button = self._open("START button", Button, self.pins["start"])
-            self.stop_button = self._open("STOP button", Button, self.pins["stop"])
+            self.start_button = self._open("START button", Button, self.pins["start"],
+                                           bounce_time=CONTACT_BOUNCE_S)
+            self.stop_button = self._open("STOP button", Button, self.pins["stop"],
+                                          bounce_time=CONTACT_BOUNCE_S)
             self.next_button = self._open("NEXT button", Button, self.pins["next"],
+                                          bounce_time=CONTACT_BOUNCE_S,
                                           hold_time=config.hold_s)
             self.buzzer = self._open("buzzer", Buzzer, self.pins["buzzer"])
             self.clapper = self._open("clapper solenoid", OutputDevice, self.pins["clapper"],

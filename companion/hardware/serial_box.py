@@ -85,6 +85,18 @@ class _Lines(LineReader):
         self.backend._lost(self, exc)
 
 
+class _Reader(ReaderThread):
+    """pyserial's reader thread, also reporting the ``OSError`` that ``in_waiting``
+    raises when a USB device or pty disappears (pyserial lets that one escape)."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except OSError as err:
+            self.alive = False
+            self.protocol.connection_lost(err)
+
+
 class SerialBackend(Backend):
     """The clapper box at ``url``. Opening checks the box and raises
     :class:`HardwareError` naming the port when it cannot be used."""
@@ -116,7 +128,10 @@ class SerialBackend(Backend):
 
     def _connect(self) -> None:
         try:
-            port = serial.serial_for_url(self.url, baudrate=self.config.baud, timeout=0.05)
+            # exclusive: a second program (mpremote, another companion) gets a clear
+            # error instead of stealing half the lines
+            port = serial.serial_for_url(self.url, baudrate=self.config.baud, timeout=0.05,
+                                         exclusive=True)
         except (serial.SerialException, OSError, ValueError) as err:
             raise HardwareError(f"cannot open the clapper box at {self.url}: {err}") from None
         try:
@@ -128,7 +143,7 @@ class SerialBackend(Backend):
         except BaseException:
             port.close()
             raise
-        reader = ReaderThread(port, _Lines)
+        reader = _Reader(port, _Lines)
         reader.daemon = True
         with self._lock:
             self.firmware, self.link, self.error = version, Link.CONNECTED, None
@@ -179,6 +194,8 @@ class SerialBackend(Backend):
                 with self._lock:
                     if self.link is not Link.CLOSED:
                         self.error = f"{err}; trying again"
+            except Exception:  # never let the supervisor die: it is the reconnect
+                log.exception("reconnecting to the clapper box at %s failed", self.url)
 
     def _drop(self, reason: str | None) -> None:
         with self._lock:

@@ -92,7 +92,8 @@ def test_stop_and_next_buttons_on_the_box(box: VirtualBox, table: Table) -> None
 def test_unplug_and_replug_mid_search_keeps_the_deadline(box: VirtualBox,
                                                          table: Table) -> None:
     sid = new_game(table)
-    with timer_on(box, table, duration_s=2, warning_s=1) as timer:
+    # a slow heartbeat: the pulled cable itself must be noticed, not a missing PONG
+    with timer_on(box, table, duration_s=2, warning_s=1, heartbeat_s=30) as timer:
         waiter = Waiter()
         timer.listen(waiter)
         started = time.monotonic()
@@ -184,3 +185,11 @@ def test_a_missing_port_and_pyserial_urls(table: Table) -> None:
     # loop:// echoes HELLO back: a port that works but is no clapper box
     with pytest.raises(HardwareError, match="loop:// is not a clapper box"):
         open_timer("serial:loop://", table, FAST)
+
+
+def test_a_box_held_by_another_program_is_a_clear_error(box: VirtualBox,
+                                                        table: Table) -> None:
+    message = f"cannot open the clapper box at {box.path}.*exclusively lock"
+    with serial.serial_for_url(box.path, exclusive=True), \
+            pytest.raises(HardwareError, match=message):  # held by, say, mpremote
+        open_timer(f"serial:{box.path}", table, FAST)
