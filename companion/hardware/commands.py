@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import queue
 import signal
 import sys
 import threading
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +37,31 @@ def _interrupt_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, stop)
 
 
+def default_config_path() -> Path:
+    """``$XDG_CONFIG_HOME/companion/config.toml`` (``~/.config/...``)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
+    return Path(base) / "companion" / "config.toml"
+
+
+def load_config(path: Path | None) -> HardwareConfig:
+    """The ``[hardware]`` table of config.toml (the defaults when the file is missing)."""
+    path = path or default_config_path()
+    if not path.exists():
+        return HardwareConfig()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise HardwareError(f"cannot read {path}: {err}") from None
+    try:
+        return HardwareConfig.from_mapping(data.get("hardware"))
+    except HardwareError as err:
+        raise HardwareError(f"{path}: {err}") from None
+
+
 def cmd_test(args: argparse.Namespace) -> int:
     _interrupt_on_sigterm()
     try:
-        backend = open_backend(args.timer, HardwareConfig())
+        backend = open_backend(args.timer, load_config(args.config))
     except HardwareError as err:
         print(f"companion: {err}", file=sys.stderr)
         return 2
@@ -155,6 +178,9 @@ def register(sub: Any) -> None:
 
     t = cmds.add_parser("test", help="wiring check: press each button, hear each part")
     t.add_argument("--timer", default="gpio", help="gpio or serial:URL (default gpio)")
+    t.add_argument("--config", type=Path, default=None,
+                   help="config.toml whose [hardware] table gives the pins "
+                        "(default ~/.config/companion/config.toml)")
     t.add_argument("--timeout", type=float, default=30.0,
                    help="seconds to wait for each button (default 30)")
     t.add_argument("--countdown-ms", type=int, default=3000,

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 import serial
+from gpiozero.pins.mock import MockFactory, MockPin
 
 from companion.cli import main
 from companion.hardware.virtual_box import VirtualBox
@@ -73,3 +77,59 @@ def test_list_ports_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     ports = json.loads(capsys.readouterr().out)
     assert isinstance(ports, list)
     assert all(set(p) >= {"device", "description", "pico"} for p in ports)
+
+
+class Transcript(io.StringIO):
+    """stdout that wakes a test waiting for a line."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changed = threading.Condition()
+
+    def write(self, text: str) -> int:
+        with self.changed:
+            n = super().write(text)
+            self.changed.notify_all()
+            return n
+
+    def wait_for(self, text: str, timeout: float = 10) -> None:
+        with self.changed:
+            assert self.changed.wait_for(lambda: text in self.getvalue(), timeout), (
+                f"never printed {text!r}:\n{self.getvalue()}")
+
+
+def test_wiring_check_on_gpio_pins_from_the_config_file(
+        tmp_path: Path, mock_pins: MockFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('timer = "gpio"\n[hardware]\nhold_s = 0.2\n'
+                      '[hardware.pins]\nstart = 5\nclapper = 12\n')
+    out = Transcript()
+    monkeypatch.setattr(sys, "stdout", out)
+    codes: list[int] = []
+    check = threading.Thread(target=lambda: codes.append(main(
+        ["hw", "test", "--timer", "gpio", "--config", str(config), "--yes"])))
+    check.start()
+    start, stop, nxt = (cast(MockPin, mock_pins.pin(n)) for n in (5, 27, 22))
+    for prompt, button in [("Press START", start), ("Press STOP", stop),
+                           ("Press NEXT briefly", nxt)]:
+        out.wait_for(prompt)
+        button.drive_low()
+        button.drive_high()
+    out.wait_for("Hold NEXT")
+    nxt.drive_low()
+    out.wait_for("ok: HOLD works")
+    nxt.drive_high()
+    check.join(10)
+    assert codes == [0]
+    assert out.getvalue().rstrip().endswith("all parts work")
+    clapper = cast(MockPin, mock_pins.pin(12))
+    assert [s.state for s in clapper.states][:2] == [False, True]  # the pulse began
+
+
+def test_a_bad_config_file_is_named(tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[hardware.pins]\nstart = 99\n")
+    assert main(["hw", "test", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert str(config) in err and "hardware.pins.start must be a BCM number" in err
