@@ -146,6 +146,9 @@ class SerialBackend(Backend):
         reader = _Reader(port, _Lines)
         reader.daemon = True
         with self._lock:
+            if self.link is Link.CLOSED:  # closed while the handshake went on
+                port.close()
+                return
             self.firmware, self.link, self.error = version, Link.CONNECTED, None
             self._changed.notify_all()
             self._heard = time.monotonic()
