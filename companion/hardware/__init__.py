@@ -53,8 +53,11 @@ def open_timer(spec: str, table: Table, config: Mapping[str, Any] | None = None,
                clock: Clock | None = None) -> TableTimer:
     """The table's timer on the backend named by ``spec`` (see the module docstring).
 
-    Raises :class:`HardwareError` when ``config`` is wrong or the hardware cannot be
-    opened. Close it with ``close()`` (or use it as a context manager).
+    ``config`` is the ``[hardware]`` table, or the whole config.toml (its ``hardware``
+    table is used). Raises :class:`HardwareError` when ``config`` is wrong or the
+    hardware cannot be opened. Close it with ``close()`` (or use it as a context manager).
     """
+    if config is not None and isinstance(config.get("hardware"), Mapping):
+        config = config["hardware"]
     settings = HardwareConfig.from_mapping(config)
     return TableTimer(table, open_backend(spec, settings), settings, clock)

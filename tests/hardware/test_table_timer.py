@@ -181,3 +181,9 @@ def test_a_restart_mid_search_counts_down_what_is_left(
         clock.advance(30)
         waiter.wait_for("expired")
     assert log_types(table, sid) == ["move", "start_search", "time_up"]
+
+
+def test_the_whole_config_file_may_be_passed(table: Table) -> None:
+    config = {"timer": "browser", "port": 8000, "hardware": {"duration_s": 45}}
+    with open_timer("browser", table, config) as timer:
+        assert timer.status()["duration_ms"] == 45000
