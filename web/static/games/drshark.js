@@ -53,7 +53,8 @@
     let ms = timer.ms_left;
     if (timer.state === "running") ms = Math.max(0, deadline - performance.now());
     el.textContent = (Math.ceil(ms / 100) / 10).toFixed(1);
-    el.className = `countdown ${timer.state}`;
+    const warning = timer.state === "running" && ms <= (timer.warning_ms || 0);
+    el.className = `countdown ${timer.state}${warning ? " warning" : ""}`;
     const state = document.getElementById("timer-state");
     if (state) state.textContent = timer.error ? `timer: ${timer.error}` : `${timer.state} · ${timer.backend} timer`;
     if (timer.state === "running") frame = requestAnimationFrame(showClock);
