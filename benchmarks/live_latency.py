@@ -189,6 +189,7 @@ def main() -> None:
             proc.terminate()
             proc.wait(10)
     result.update(server="waitress", threads=threads, cpus=os.cpu_count(),
+                  load_average=[round(x, 2) for x in os.getloadavg()],
                   machine=platform.machine(), python=platform.python_version())
     print(json.dumps(result))
 
