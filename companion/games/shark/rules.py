@@ -8,7 +8,9 @@ prices, takeovers), ``market`` (trading, dividends, losses, forced sales, bankru
 Options: ``board`` (``"classic"``, ``"kbg2022"`` or a board object), ``variants`` (any
 of ``"joker"``, ``"neutral"``, ``"pioneer"``), ``starting_cash`` (dollars, a multiple
 of $1000, default 0). A ``roll`` without ``company`` and ``area`` is rolled by the
-companion (:meth:`Shark.resolve`) and logged with its faces.
+companion (:meth:`Shark.resolve`) and logged with its faces. ``place`` may leave out
+``company`` when the company die shows a company; on a black or grey face it must name
+the building chosen.
 """
 
 from __future__ import annotations
@@ -138,7 +140,12 @@ class Shark(Game[SharkState]):
 
     def _place(self, state: SharkState, action: Action) -> SharkState:
         assert state.roll is not None
-        building = action.get("company", state.roll[0])
+        face = state.roll[0]
+        if "company" not in action and face not in COMPANIES:
+            buildings, _ = dice.allowed(face, state.variants, state.supply_buildings)
+            raise IllegalAction(f"the company die shows {face}: say which building to place "
+                                f"(company): {', '.join(buildings)}")
+        building = action.get("company", face)
         if building not in (*COMPANIES, BLACK, GREY):
             raise IllegalAction(f"a building is one of {', '.join((*COMPANIES, BLACK, GREY))}, "
                                 f"not {building!r}")

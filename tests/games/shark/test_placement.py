@@ -85,6 +85,17 @@ def test_a_black_or_grey_face_lets_the_player_choose_any_company(face: str) -> N
         GAME.apply(state, place("G3", face))
 
 
+@pytest.mark.parametrize("variants", [[], ["joker"], ["neutral"], ["joker", "neutral"]])
+@pytest.mark.parametrize("face", ["black", "grey"])
+def test_a_black_or_grey_face_needs_the_building_named(face: str, variants: list[str]
+                                                       ) -> None:
+    # the die leaves the choice to the player: no building is placed by default
+    state = play(started(variants=variants), roll(face, "2"))
+    with pytest.raises(IllegalAction, match=f"the company die shows {face}: say which "
+                                            r"building to place \(company\): red, blue"):
+        GAME.apply(state, {"type": "place", "cell": "G3"})
+
+
 def test_the_shark_face_means_any_cell_of_the_shark_area() -> None:
     state = play(started(board="kbg2022"), roll("blue", "S"))
     assert set(GAME.view(state)["pending"]["choices"]["blue"]) == {
