@@ -337,9 +337,10 @@ def _pending(state: SharkState) -> dict[str, Any] | None:
         out["roll"] = {"company": state.roll[0], "area": state.roll[1]}
         out["choices"] = turn.choices(state)
     if state.step == FORCED_SALE:
-        owed = state.debts[0][1]
+        _, owed, why = state.debts[0]
         out["owed"] = owed
         out["short"] = owed - state.cash[who]
+        out["for"] = why
         out["forced_prices"] = {c: market.forced_price(state.prices[c]) for c in COMPANIES}
     return out
 
