@@ -175,12 +175,7 @@ class Shark(Game[SharkState]):
 
     def legal(self, state: SharkState) -> list[Legal]:
         who = self.current(state)
-        out = []
-        for kind in STEP_ACTIONS[state.step]:
-            choices = _choices(state, kind)
-            if choices is not None:
-                out.append(Legal(kind, choices, who))
-        return out
+        return [Legal(kind, choices, who) for kind, choices in _possible(state).items()]
 
     def view(self, state: SharkState) -> dict[str, Any]:
         shown = [*COMPANIES, *(b for b in (BLACK, GREY) if b in state.supply_buildings)]
@@ -227,6 +222,16 @@ class Shark(Game[SharkState]):
 
 
 # What may be chosen now ----------------------------------------------------------
+
+
+def _possible(state: SharkState) -> dict[str, dict[str, list[Any]]]:
+    """The actions possible now, each with its choices."""
+    out = {}
+    for kind in STEP_ACTIONS[state.step]:
+        choices = _choices(state, kind)
+        if choices is not None:
+            out[kind] = choices
+    return out
 
 
 def _choices(state: SharkState, kind: str) -> dict[str, list[Any]] | None:
@@ -329,7 +334,7 @@ def _pending(state: SharkState) -> dict[str, Any] | None:
         return None
     who = state.debtor or state.player
     out: dict[str, Any] = {"type": state.step, "player": who,
-                           "actions": list(STEP_ACTIONS[state.step]),
+                           "actions": list(_possible(state)),
                            "says": _waiting(state)}
     if state.step in (TRADE_BEFORE, TRADE_AFTER):
         out["may_buy"] = BUY_LIMIT - state.bought
