@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from companion.engine import IllegalAction
 from companion.games.shark import GAME, SharkState
+from companion.games.shark.rules import FIELDS as ACTION_FIELDS
 from companion.grid import Cell
 from tests.games.shark.driver import VARIANT_SETS, play
 
@@ -156,3 +157,42 @@ def test_the_placement_choices_are_exactly_the_legal_placements(
                 except IllegalAction:
                     ok = False
                 assert ok == (cell in choices.get(building, [])), (building, cell)
+
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 60) | st.floats(allow_nan=False)
+    | st.sampled_from(["red", "black", "grey", "pink", "A1", "J12", "E6", "Z99", "1", "S",
+                       "Ann", "Ben", "", "3"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
+                                                                 max_size=2),
+    max_leaves=5)
+FITS = {
+    "company": st.sampled_from(COMPANIES) | st.sampled_from(["black", "grey"]),
+    "area": st.sampled_from(["1", "6", "S", 1]),
+    "cell": st.sampled_from(["A1", "E6", "J12", "f7"]),
+    "count": st.integers(1, 6),
+    "player": st.sampled_from(["Ann", "Ben", "Cid"]),
+}
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32), variants=st.sampled_from(VARIANT_SETS),
+       moves=st.integers(0, 80), data=st.data())
+def test_any_action_is_applied_or_refused_with_a_message(
+        seed: int, variants: list[str], moves: int, data: st.DataObject) -> None:
+    game = list(play(["Ann", "Ben", "Cid"], {"variants": variants}, seed, limit=moves))
+    state = game[-1][2] if game else GAME.new(["Ann", "Ben", "Cid"], {"variants": variants})
+    # an action the step allows with fitting fields, then one thing in it spoiled
+    kind = data.draw(st.sampled_from([x.type for x in GAME.legal(state)] or ["end_turn"]))
+    action: dict[str, Any] = {"type": kind}
+    for f in sorted(ACTION_FIELDS[kind]):
+        action[f] = data.draw(FITS[f])
+    spoiled = data.draw(st.sampled_from(["type", *FITS]))
+    action[spoiled] = data.draw(JSON)
+    before = GAME.view(state)
+    try:
+        GAME.apply(state, action)
+    except IllegalAction as err:
+        assert str(err)
+    assert GAME.view(state) == before
