@@ -235,6 +235,23 @@ def test_a_bankrupt_player_pays_what_is_left_after_selling_everything() -> None:
     assert state.shares["Ben"] == {"red": 0, "blue": 0, "green": 0, "yellow": 0}
 
 
+def test_losses_after_a_forced_sale_go_on_in_seat_order_through_a_bankruptcy() -> None:
+    # Ann's red takes over green (3000 -> 0): Ben sells, then Cid goes bankrupt, then Dan
+    state = drawn(started(("Ann", "Ben", "Cid", "Dan"), stocks=["red"] + ["green"] * 3),
+                  "rrrr.ggg", at="A6")
+    state = holding(state, "Ben", cash=0, green=2, red=3)
+    state = holding(holding(state, "Cid", cash=1000, green=2), "Dan", cash=9000, green=1)
+    state = build(state, "E6", "red")
+    assert GAME.current(state) == "Ben" and [d[:2] for d in state.debts] == [
+        ("Ben", 6000), ("Cid", 6000), ("Dan", 3000)]
+    state = play(state, forced("Ben", "red", 2))
+    assert paid(state) == [("Ben", "sale", 4000), ("Ben", "loss", -6000),
+                           ("Cid", "sale", 0), ("Cid", "loss", -1000), ("Dan", "loss", -3000)]
+    assert state.bankrupt == ("Cid",) and state.step == "trade_after"
+    assert state.cash == {"Ann": 6000, "Ben": 1000, "Cid": 0, "Dan": 6000}
+    assert play(state, END).player == "Ben"
+
+
 def test_the_game_ends_when_one_player_is_left() -> None:
     state = drawn(started(("Ann", "Ben"), stocks=["red", "green"]), "rr.gg", at="A6")
     state = build(state, "C6", "red")
