@@ -110,6 +110,5 @@ def build(name: str, rows: object, area_die: object) -> Board:
     neighbours = {}
     for name_ in areas:
         cell = Cell.parse(name_)
-        neighbours[name_] = tuple(str(n) for n in cell.neighbours() if str(n) in areas
-                                  and n.col >= 0 and n.row >= 0)
+        neighbours[name_] = tuple(str(n) for n in cell.neighbours() if str(n) in areas)
     return Board(name, tuple(rows), faces, areas, neighbours)
