@@ -57,6 +57,24 @@ def formula(state: SharkState) -> dict[str, int]:
     return out
 
 
+def bonus(before: SharkState, action: dict[str, Any], after: SharkState) -> list[int]:
+    """The placer's bonus as a banker works it out by hand (a takeover's bonus, paid
+    before the removal, is left to the takeover tests)."""
+    cell, building = action["cell"], action["company"]
+    if building == "grey":
+        return []
+    if building == "black":
+        top = max(before.prices.values())
+        return [top] if top else []
+    if len(after.buildings) <= len(before.buildings):           # a takeover
+        return [x.amount for x in after.payments if x.kind == "bonus"]
+    if after.prices[building] > before.prices[building]:
+        return [after.prices[building]]
+    lone = all(before.buildings.get(n) in (None, "grey") for n in neighbours(before, cell))
+    pioneer = after.pioneered and not before.pioneered
+    return [1000] if lone or pioneer else []
+
+
 def check(before: SharkState, action: dict[str, Any], after: SharkState,
           start_cash: int) -> None:
     # money: every change of cash is a payment of this action, by kind
@@ -75,6 +93,8 @@ def check(before: SharkState, action: dict[str, Any], after: SharkState,
         assert [(x.kind, x.amount) for x in after.payments] == [
             ("purchase" if kind == "buy" else "sale", sign * price * action["count"])]
     if kind == "place":
+        assert [x.amount for x in after.payments if x.kind == "bonus"] == bonus(
+            before, action, after)
         change = {c: after.prices[c] - before.prices[c] for c in COMPANIES}
         for p in before.players:
             if p in before.bankrupt:
