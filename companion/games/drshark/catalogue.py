@@ -20,7 +20,7 @@ Either form may carry ``"categories"`` ``{id: {"name", "colour", "texture", "poi
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -77,9 +77,9 @@ class Catalogue:
         return min(sum(1 for c in self.clues.values()
                        if c.evidence == evidence and c.part == p) for p in parts)
 
-    def in_order(self, ids: object) -> list[str]:
+    def in_order(self, ids: Iterable[str]) -> list[str]:
         """Clue ids sorted as the catalogue lists them (for stable views)."""
-        wanted = set(ids)  # type: ignore[call-overload]
+        wanted = set(ids)
         return [c for c in self.clues if c in wanted]
 
     def to_json(self) -> dict[str, Any]:

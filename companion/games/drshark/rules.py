@@ -19,7 +19,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.engine import Action, BadSetup, Game, IllegalAction, Legal, Outcome, best
+from companion.engine import (
+    Action,
+    BadSetup,
+    Game,
+    IllegalAction,
+    Legal,
+    Outcome,
+    action_type,
+    best,
+)
 from companion.games.drshark import board as boards
 from companion.games.drshark import catalogue as catalogues
 from companion.games.drshark import dossier as dossiers
@@ -126,10 +135,10 @@ class DrShark(Game[SharkState]):
     # Actions -------------------------------------------------------------------
 
     def apply(self, state: SharkState, action: Action) -> SharkState:
-        kind = action.get("type") if isinstance(action, dict) else None
+        kind = action_type(action)
         if state.phase == "over":
             raise IllegalAction("the game is over")
-        handler = ACTIONS.get(kind)  # type: ignore[arg-type]
+        handler = ACTIONS.get(kind)
         if handler is None:
             raise IllegalAction(f"unknown action {kind!r}: Dr. Shark has "
                                 f"{', '.join(ACTIONS)}")

@@ -23,8 +23,6 @@ from typing import Any, ClassVar
 from companion.engine import Action, IllegalAction, Legal
 from companion.games.drshark.catalogue import Catalogue, Clue
 
-CLOCK = ("time_up", "stop")
-
 
 @dataclass(frozen=True)
 class Search:
@@ -136,9 +134,11 @@ class OneByOne(Method):
 
 
 def texture(clue: Clue, catalogue: Catalogue) -> str:
+    """A clue's texture for messages: "stripes, Fake Documents", or its category."""
     category = catalogue.categories.get(clue.category)
-    return f"{category.texture}, {category.name}" if category and category.texture \
-        else clue.category
+    if category and category.texture:
+        return f"{category.texture}, {category.name}"
+    return clue.category
 
 
 class ByShape(OneByOne):
@@ -260,7 +260,6 @@ METHODS: dict[str, Method] = {
     m.name: m for m in (ByShape(), DifferentTextures(), SameTexture(), ByFistful(),
                         ByObservation())
 }
-SEARCH_ACTIONS = ("draw", "fistful", "select", "take")
 
 
 def started(area: str | None, method: str | None) -> Search:

@@ -69,10 +69,6 @@ class Card:
         """The card's sections by coordinate when its top-left section lies at ``(x, y)``."""
         return {(x + dx, y + dy): self.sections[dy][dx] for dy in (0, 1) for dx in (0, 1)}
 
-    @property
-    def fish(self) -> int:
-        return sum(len(fish_of(v)) for row in self.sections for v in row)
-
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "sections": [list(r) for r in self.sections]}
         if self.image_name is not None:

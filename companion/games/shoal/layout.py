@@ -90,11 +90,6 @@ def count(layout: Mapping[tuple[int, int], str], what: str) -> int:
     return sum(fish_of(v).count(what) for v in layout.values())
 
 
-def kinds(layout: Mapping[tuple[int, int], str]) -> set[str]:
-    """Every fish kind the layout shows."""
-    return {k for v in layout.values() for k in fish_of(v)}
-
-
 def groups(coords: Iterable[tuple[int, int]]) -> list[set[tuple[int, int]]]:
     """Orthogonally connected groups of the given coordinates."""
     left = set(coords)

@@ -19,7 +19,16 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from companion.engine import Action, BadSetup, Game, IllegalAction, Legal, Outcome, best
+from companion.engine import (
+    Action,
+    BadSetup,
+    Game,
+    IllegalAction,
+    Legal,
+    Outcome,
+    action_type,
+    best,
+)
 from companion.games.shoal import placement
 from companion.games.shoal.deck import BadDeck, Card, Deck, GoalCard, load_deck
 from companion.games.shoal.layout import FISH, Layout, ascii_art, count, to_cells
@@ -104,9 +113,9 @@ class Shoal(Game[ShoalState]):
     # Actions -------------------------------------------------------------------
 
     def apply(self, state: ShoalState, action: Action) -> ShoalState:
+        kind = action_type(action)
         if state.over:
             raise IllegalAction(f"the game is over: every player has laid {CARDS_EACH} cards")
-        kind = action.get("type")
         if kind != "play":
             raise IllegalAction(f"unknown action {kind!r}: in Shoal a turn is play "
                                 "{card, at: [x, y]}")

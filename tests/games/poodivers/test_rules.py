@@ -219,6 +219,17 @@ def test_when_golden_runs_out_five_brown_pay_instead() -> None:
     assert GAME.scores(state)[LU] == 12
 
 
+def test_brown_handed_back_in_an_exchange_pays_the_rest_of_the_points() -> None:
+    # One brown left in the supply, 2 points to pay, Lu holds 4 brown: the first brown
+    # makes 5, Lu exchanges them for a golden, and the supply can pay the second point.
+    state = replace(new(), holdings={LU: {"brown": 4, "golden": 0}, MAX: {"brown": 0,
+                    "golden": 0}}, supply={"brown": 1, "golden": 5})
+    state = play(with_points(state, 2), {"type": "bank"})
+    assert state.holdings[LU] == {"brown": 1, "golden": 1}
+    assert state.supply == {"brown": 4, "golden": 4}
+    assert score(state, LU) == 4 + 2
+
+
 def test_points_the_supply_cannot_pay_are_lost_and_the_game_ends() -> None:
     state = replace(new(), supply={"brown": 2, "golden": 1})
     state = play(with_points(state, 11), {"type": "bank"})
@@ -263,6 +274,13 @@ def test_a_fifteenth_blank_is_an_error() -> None:
                    **{f"{c}2": "blank" for c in "ABCDEF"})
     with pytest.raises(IllegalAction, match="only 14 blank cards"):
         play(state, flip("H8", "blank"))
+
+
+def test_flip_offers_only_faces_the_deck_still_holds() -> None:
+    state = opened(new(), **{f"{c}1": "blank" for c in "ABCDEFGH"},
+                   **{f"{c}2": "blank" for c in "ABCDEF"})
+    flips = [leg for leg in GAME.legal(state) if leg.type == "flip"]
+    assert list(flips[0].choices["face"]) == ["sleeper", "object"]
 
 
 # Layouts ------------------------------------------------------------------------------

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine import IllegalAction
+from companion.engine import BadSetup, IllegalAction
 from companion.games.shoal import placement
 from companion.games.shoal.layout import count, has_fish, is_connected
-from companion.games.shoal.rules import CARDS_EACH, GAME, ShoalState
+from companion.games.shoal.rules import CARDS_EACH, GAME, ShoalState, default_deck
+from tests.games.junk import json_values, like, spoiled
 from tests.games.shoal.helpers import top_most
 
 NAMES = ["Ann", "Ben", "Cid", "Dee"]
@@ -64,13 +67,13 @@ junk = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_n
                  st.lists(st.integers(-2, 2), max_size=3),
                  st.lists(st.floats(-2, 2), min_size=2, max_size=2))
 plays = st.fixed_dictionaries(
-    {"type": st.sampled_from(["play", "draw"])},
+    {"type": like("play", "draw")},
     optional={"card": junk, "at": junk, "player": junk, "rotation": junk},
 )
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(plays, max_size=12))
+@given(st.lists(st.one_of(plays, json_values), max_size=12))
 def test_any_action_is_played_or_refused_with_a_message(actions: list[dict[str, object]],
                                                        ) -> None:
     state = GAME.new(["Ann", "Ben"], {"goal": "G1"})
@@ -83,3 +86,20 @@ def test_any_action_is_played_or_refused_with_a_message(actions: list[dict[str, 
         assert after.turn == state.turn + 1
         state = after
     GAME.view(state)
+
+
+deck_paths = st.lists(st.one_of(st.integers(0, 40), st.sampled_from(
+    ["cards", "goals", "sections", "id", "type", "what", "points", "thresholds", "length",
+     "section_mm", "image"])), max_size=5)
+
+
+@settings(max_examples=80, deadline=None)
+@given(path=deck_paths, junk=json_values, goal=like("G1", "G9", {"id": "G"}))
+def test_any_spoiled_deck_or_goal_is_played_or_refused_with_a_message(
+        path: list[int | str], junk: object, goal: object) -> None:
+    deck = spoiled(default_deck().to_json(), path, junk)
+    for options in ({"deck": deck, "goal": "G1"}, {"deck": deck}, {"goal": goal}):
+        try:
+            GAME.new(NAMES[:2], GAME.prepare(NAMES[:2], options, random.Random(0)))
+        except BadSetup as err:
+            assert str(err)
