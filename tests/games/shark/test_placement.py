@@ -4,6 +4,8 @@ one test per rule and ruling (classic board: area 1 is A1:E4, 2 F1:J4, 3 A5:E8, 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from companion.engine import IllegalAction
@@ -124,6 +126,15 @@ def test_a_placement_is_skipped_when_no_cell_of_the_area_is_legal() -> None:
     assert "no legal cell for a red building in area 1" in view["turn"]["skipped"]
     assert GAME.current(state) == "Ann"
     assert play(state, {"type": "end_turn"}).player == "Ben"
+
+
+def test_a_placement_is_skipped_when_the_supply_has_no_building_of_the_company() -> None:
+    state = started()
+    state = replace(state, supply_buildings={**state.supply_buildings, "red": 0})
+    state = play(state, roll("red", "1"))
+    assert state.step == "trade_after" and state.buildings == {}
+    assert GAME.view(state)["turn"]["skipped"] == (
+        "no red building is left in the supply: the placement is skipped")
 
 
 # Prices and bonuses -------------------------------------------------------------------
