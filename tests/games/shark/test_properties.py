@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine import IllegalAction
+from companion.engine import BadSetup, IllegalAction
 from companion.games.shark import GAME, SharkState
 from companion.games.shark.rules import FIELDS as ACTION_FIELDS
 from companion.grid import Cell
@@ -216,3 +216,33 @@ def test_any_action_is_applied_or_refused_with_a_message(
     except IllegalAction as err:
         assert str(err)
     assert GAME.view(state) == before
+
+
+
+SPOILABLE = ("players", "board", "rows", "row", "area_die", "name", "variants",
+             "starting_cash", "extra")
+
+
+@settings(max_examples=150, deadline=None)
+@given(spoiled=st.sampled_from(SPOILABLE), value=JSON | st.text("12S.x", max_size=5))
+def test_any_setup_starts_a_game_or_is_refused_with_a_message(spoiled: str,
+                                                             value: Any) -> None:
+    # a good setup with an inline board, then one thing in it spoiled
+    board: dict[str, Any] = {"rows": ["11S", "2.S"], "area_die": ["1", "2", "S"],
+                             "name": "mine"}
+    options: dict[str, Any] = {"board": board, "variants": ["joker"], "starting_cash": 0}
+    players: Any = ["Ann", "Ben"]
+    if spoiled == "players":
+        players = value
+    elif spoiled == "row":
+        board["rows"][1] = value
+    elif spoiled in ("rows", "area_die", "name"):
+        board[spoiled] = value
+    else:
+        options["seed" if spoiled == "extra" else spoiled] = value
+    try:
+        state = GAME.new(players, options)
+    except BadSetup as err:
+        assert str(err)
+    else:
+        assert GAME.view(state)["pending"]["type"] == "choose_stock"
