@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from companion.engine import BadSetup, IllegalAction
 from companion.games.shark import GAME, SharkState
+from companion.games.shark.dice import allowed
 from companion.games.shark.rules import FIELDS as ACTION_FIELDS
 from companion.grid import Cell
 from tests.games.shark.driver import VARIANT_SETS, play
@@ -178,6 +179,47 @@ def test_the_placement_choices_are_exactly_the_legal_placements(
                     ok = False
                 assert ok == (cell in choices.get(building, [])), (building, cell)
 
+
+
+def may_place(state: SharkState, cell: str, building: str) -> bool:
+    """The adjacency rules worked out by hand: grey goes anywhere, black only where no
+    building but grey touches it; a company building's chain (lone black buildings next
+    to it join it) must be larger than every other company's group it touches."""
+    near = [n for n in neighbours(state, cell) if state.buildings.get(n) not in (None, "grey")]
+    if building in ("grey", "black"):
+        return building == "grey" or not near
+    counts = {c: owner(state, c) for c in state.buildings}
+    counts.update({n: building for n in near if counts[n] is None})
+    counts[cell] = building
+
+    def group(start: str) -> set[str]:
+        found, todo = {start}, [start]
+        while todo:
+            for n in neighbours(state, todo.pop()):
+                if n not in found and counts.get(n) == counts[start]:
+                    found.add(n)
+                    todo.append(n)
+        return found
+
+    mine = group(cell)
+    return all(len(group(n)) < len(mine) for m in mine for n in neighbours(state, m)
+               if counts.get(n) not in (None, building))
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32), variants=st.sampled_from([["joker"], ["joker", "neutral"],
+                                                            ["joker", "pioneer"]]))
+def test_placement_choices_follow_the_chain_sizes_counted_by_hand(
+        seed: int, variants: list[str]) -> None:
+    for _, _, state in play(["Ann", "Ben", "Cid"], {"variants": variants}, seed, limit=300):
+        if state.step != "place":
+            continue
+        assert state.roll is not None
+        choices = GAME.view(state)["pending"]["choices"]
+        empty = [c for c in state.board.cells_of(state.roll[1]) if c not in state.buildings]
+        for building in allowed(state.roll[0], state.variants, state.supply_buildings)[0]:
+            assert choices.get(building, []) == [c for c in empty
+                                                 if may_place(state, c, building)]
 
 
 JSON = st.recursive(
