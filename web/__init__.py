@@ -18,8 +18,7 @@ from web import auth, camera, errors, games, live, pages, timer
 from web.chronicle import Chronicle
 
 DEFAULTS: dict[str, Any] = {
-    "MAX_CONTENT_LENGTH": 12 * 1024 * 1024,   # a phone photo; JSON bodies are far smaller
-    "MAX_FORM_MEMORY_SIZE": 64 * 1024,
+    "MAX_CONTENT_LENGTH": 20 * 1024 * 1024,   # a phone photo; JSON bodies are far smaller
     "SESSION_COOKIE_NAME": "companion",
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Strict",

@@ -9,6 +9,8 @@ import pytest
 from flask.testing import FlaskClient
 
 import web.camera
+from tests.web.conftest import PIN
+from web import create_app
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
 
@@ -53,3 +55,59 @@ def test_timer_routes_without_a_timer(client: FlaskClient, writer: Any) -> None:
     assert client.get("/api/timer").status_code == 503
     res = writer("post", "/api/timer/start")
     assert res.status_code == 503 and "timer" in res.get_json()["error"]
+
+
+@pytest.fixture(scope="module")
+def deck_dir(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The shipped Shoal deck with generated card images (the vision package's art)."""
+    pytest.importorskip("vision.art", reason="the vision package is not installed")
+    from companion.games.shoal.deck import load_deck
+    from vision import art
+
+    folder = tmp_path_factory.mktemp("deck")
+    art.write_deck(folder, load_deck("default").to_json())
+    return folder
+
+
+def read_client(table: Any, deck_dir: Any, tmp_path: Any,
+                monkeypatch: pytest.MonkeyPatch) -> FlaskClient:
+    monkeypatch.setenv("COMPANION_CACHE", str(tmp_path / "cache"))
+    app = create_app(table, {"TABLE_PIN": PIN, "SECRET_KEY": "t",
+                             "VISION": {"deck": str(deck_dir)}})
+    return app.test_client()
+
+
+def send(client: FlaskClient, jpeg: bytes) -> Any:
+    return client.post("/api/vision/read", headers={"X-Table-Pin": PIN},
+                       content_type="multipart/form-data",
+                       data={"game": "shoal", "photo": (io.BytesIO(jpeg), "shoal.jpg")})
+
+
+def test_reads_a_photo_of_a_shoal(table: Any, deck_dir: Any, tmp_path: Any,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import cv2
+
+    from companion.games.shoal.deck import load_deck
+    from vision import mat, synth
+
+    scene = synth.shoal_scene(load_deck("default").to_json(), mat.standard("A3"), 7,
+                              synth.PRESETS["clean"])
+    ok, jpeg = cv2.imencode(".jpg", scene.photo, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert ok
+    res = send(read_client(table, deck_dir, tmp_path, monkeypatch), jpeg.tobytes())
+    body = res.get_json()
+    assert res.status_code == 200, body
+    assert body["game"] == "shoal" and body["cells"] == scene.cells
+    assert set(body["confidence"]) == set(scene.cells) and body["ms"] >= 0
+    assert body["overlay"].startswith("data:image/jpeg;base64,")
+
+
+def test_a_photo_without_the_mat_says_what_to_do(table: Any, deck_dir: Any, tmp_path: Any,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import cv2
+    import numpy as np
+
+    ok, jpeg = cv2.imencode(".jpg", np.full((300, 400, 3), 200, np.uint8))
+    assert ok
+    res = send(read_client(table, deck_dir, tmp_path, monkeypatch), jpeg.tobytes())
+    assert res.status_code == 422 and "mat" in res.get_json()["error"]

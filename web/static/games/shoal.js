@@ -68,6 +68,16 @@
     return el;
   }
 
+  function normalise(cells) {
+    const keys = Object.keys(cells).map((k) => k.split(",").map(Number));
+    if (!keys.length) return {};
+    const x0 = Math.min(...keys.map((c) => c[0]));
+    const y0 = Math.min(...keys.map((c) => c[1]));
+    const out = {};
+    for (const [x, y] of keys) out[`${x - x0},${y - y0}`] = cells[`${x},${y}`];
+    return out;
+  }
+
   function cameraPanel(h, ctx, v) {
     const who = h("select", { id: "camera-player", "aria-label": "whose shoal" },
       v.players.map((p) => h("option", { value: p }, p)));
@@ -85,8 +95,9 @@
     } }, "Score from camera");
     const parts = [h("h2", {}, "Score from the camera"), h("div", { class: "trade" }, who, file, go)];
     if (reading) {
-      const layout = v.state.shoals[reading.player];
-      const seen = reading.result.cells || {};
+      // Both pictures shifted so their smallest x and y are 0, as the camera reports.
+      const layout = { cells: normalise(v.state.shoals[reading.player].cells) };
+      const seen = normalise(reading.result.cells || {});
       const differ = Object.keys(seen).filter((k) => seen[k] !== layout.cells[k]).length +
         Object.keys(layout.cells).filter((k) => !(k in seen)).length;
       parts.push(h("div", { class: "sh-players" },
@@ -95,6 +106,10 @@
       h("p", { class: differ ? "pending" : "muted", id: "camera-verdict" }, differ
         ? `${differ} section(s) differ (outlined): check the table or the photo.`
         : "The photo matches the layout: the score stands."));
+      if (reading.result.overlay) {
+        parts.push(h("img", { src: reading.result.overlay, class: "overlay", id: "camera-overlay",
+          alt: "the photo with every recognised section outlined" }));
+      }
     }
     return parts;
   }
