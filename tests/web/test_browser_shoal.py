@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.web.conftest import (
     PHONE,
+    PIN,
     TABLET,
     Server,
     api_get,
@@ -14,6 +21,14 @@ from tests.web.conftest import (
     screenshot,
     wait_seq,
 )
+
+
+def post(server: Server, path: str, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(server.url + path, json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json",
+                                          "X-Table-Pin": PIN})
+    with urllib.request.urlopen(req, timeout=10) as res:
+        return json.load(res)
 
 
 def test_play_shoal(server: Server, new_browser: Any) -> None:
@@ -51,3 +66,57 @@ def test_play_shoal(server: Server, new_browser: Any) -> None:
         assert f"{player}: {score} points" in heading
     screenshot(phone, "shoal-phone-over")
     screenshot(tablet, "shoal-tablet-over")
+
+
+@pytest.fixture
+def camera_server(tmp_path: Path) -> Iterator[tuple[Server, Any]]:
+    """A server that reads Shoal photos with the shipped deck and generated card art,
+    and a synthetic photo of a finished shoal."""
+    pytest.importorskip("vision.synth", reason="the vision package is not installed")
+    import cv2
+
+    from companion.games.shoal.deck import load_deck
+    from vision import art, mat, synth
+
+    deck = load_deck("default").to_json()
+    art.write_deck(tmp_path / "deck", deck)
+    scene = synth.shoal_scene(deck, mat.standard("A3"), 5, synth.PRESETS["clean"])
+    photo = tmp_path / "ann.jpg"
+    cv2.imwrite(str(photo), scene.photo, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    config = tmp_path / "config.toml"
+    config.write_text(f'[vision]\ndeck = "{tmp_path / "deck"}"\n', "utf-8")
+    srv = Server(tmp_path, "--config", str(config))
+    yield srv, (scene, photo)
+    srv.stop()
+
+
+def test_score_from_camera(camera_server: tuple[Server, Any], new_browser: Any) -> None:
+    server, (scene, photo) = camera_server
+    game = post(server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
+                                       "options": {"goal": "G3"}})
+    # Ann lays the photographed shoal card by card; Ben plays whatever fits his.
+    first = scene.placements[0]["at"]
+    ann = [(p["card"], [p["at"][0] - first[0], p["at"][1] - first[1]])
+           for p in scene.placements]
+    for card, at in ann:
+        game = post(server, f"/api/games/{game['id']}/actions",
+                    {"action": {"type": "play", "card": card, "at": at}})
+        if game["over"]:
+            break
+        taken = {c for c, _ in ann}
+        play = next(e for e in game["legal"] if e["choices"]["card"][0] not in taken)
+        game = post(server, f"/api/games/{game['id']}/actions",
+                    {"action": {"type": "play", "card": play["choices"]["card"][0],
+                                "at": play["choices"]["at"][0]}})
+    page = new_browser(TABLET).new_page()
+    page.goto(f"{server.url}/games/{game['id']}")
+    enter_pin(page)
+    page.select_option("#camera-player", "Ann")
+    page.set_input_files("#camera-photo", str(photo))
+    page.click("#camera-read")
+    page.wait_for_selector("#camera-overlay")
+    assert "matches the layout" in page.inner_text("#camera-verdict")
+    screenshot(page, "shoal-tablet-camera")
+    page.select_option("#camera-player", "Ben")
+    page.click("#camera-read")
+    page.wait_for_selector("#camera-verdict:has-text('differ')")

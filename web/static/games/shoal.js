@@ -4,6 +4,8 @@
 (function () {
   let card = null;       // the card chosen to play
   let reading = null;    // the last camera reading {player, result}
+  let photo = null;      // the photo chosen (kept when the page is redrawn)
+  let reader = null;     // whose shoal the camera looks at
   const KIND_COLOURS = ["#ffd166", "#ef476f", "#06d6a0", "#118ab2", "#f78c6b", "#9b5de5",
     "#83c5be", "#e9c46a"];
 
@@ -80,20 +82,23 @@
 
   function cameraPanel(h, ctx, v) {
     const who = h("select", { id: "camera-player", "aria-label": "whose shoal" },
-      v.players.map((p) => h("option", { value: p }, p)));
+      v.players.map((p) => h("option", { value: p, selected: p === reader }, p)));
+    who.addEventListener("change", () => { reader = who.value; });
     const file = h("input", { type: "file", accept: "image/*", capture: "environment",
       id: "camera-photo", "aria-label": "photo of the shoal" });
+    file.addEventListener("change", () => { photo = file.files[0] || null; });
     const go = h("button", { type: "button", class: "big", id: "camera-read", onclick: async () => {
-      if (!file.files.length) { ctx.flash("Take or choose a photo first."); return; }
+      if (!photo) { ctx.flash("Take or choose a photo first."); return; }
       const form = new FormData();
       form.append("game", "shoal");
-      form.append("photo", file.files[0]);
+      form.append("photo", photo);
       try {
         reading = { player: who.value, result: await window.TC.api("POST", "/api/vision/read", form) };
         ctx.rerender();
       } catch (err) { ctx.flash(err.message); }
     } }, "Score from camera");
-    const parts = [h("h2", {}, "Score from the camera"), h("div", { class: "trade" }, who, file, go)];
+    const parts = [h("h2", {}, "Score from the camera"), h("div", { class: "trade" }, who, file,
+      photo ? h("span", { class: "muted" }, photo.name) : null, go)];
     if (reading) {
       // Both pictures shifted so their smallest x and y are 0, as the camera reports.
       const layout = { cells: normalise(v.state.shoals[reading.player].cells) };
