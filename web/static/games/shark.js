@@ -145,6 +145,8 @@
     const targets = new Set(removing ? options.remove_neutral || []
       : building ? options[building] || [] : []);
     drawBoard(v, ctx, board, targets);
+    // A forced sale comes first, above the board, where the debtor sees it at once.
+    if (legal.forced_sell) board.prepend(forcedPanel(h, ctx, v, legal.forced_sell));
 
     const parts = [];
     if (s.pending && !legal.forced_sell) {
@@ -155,7 +157,6 @@
         chip(h, c, { onclick: () => ctx.act({ type: "choose_stock", company: c }) },
           `Take a ${c} share`))));
     }
-    if (legal.forced_sell) parts.push(forcedPanel(h, ctx, v, legal.forced_sell));
     if (legal.place || legal.remove_neutral) {
       const roll = s.pending.roll;
       parts.push(h("p", {}, `Rolled ${roll.company}, area ${roll.area}: `,
