@@ -14,6 +14,7 @@ Timer changes go to every stream as ``timer`` events.
 from __future__ import annotations
 
 import json
+import logging
 import queue
 import secrets
 import threading
@@ -27,6 +28,7 @@ from web.chronicle import Chronicle
 from web.errors import ApiError
 
 bp = Blueprint("live", __name__)
+log = logging.getLogger("companion.web")
 
 KEEPALIVE = 15.0
 """Seconds between comments on a quiet stream, so dead connections are noticed."""
@@ -69,7 +71,14 @@ class Broker:
             self._followers.get(session_id, set()).discard(q)
 
     def _on_change(self, session_id: int, seq: int) -> None:
-        # Called by the table inside its lock, right after the change is committed.
+        # Called by the table inside its lock, right after the change is committed: a
+        # failure here must not turn an acknowledged action into an error.
+        try:
+            self._fan_out(session_id, seq)
+        except Exception:
+            log.exception("could not send the change of game %s to the pages", session_id)
+
+    def _fan_out(self, session_id: int, seq: int) -> None:
         with self._lock:
             n = self._changes[session_id] = self._changes.get(session_id, 0) + 1
             pages = list(self._followers.get(session_id, ()))

@@ -249,3 +249,18 @@ def test_internal_errors_are_json_without_a_traceback(
     assert "Traceback" not in body and "fire" not in body
     assert "internal error" in res.get_json()["error"]
     assert "the disk caught fire" in caplog.text     # logged for whoever runs the Pi
+
+
+def test_a_failing_page_update_does_not_fail_the_action(
+        client: FlaskClient, writer: Any, monkeypatch: Any, table: Table, caplog: Any) -> None:
+    sid = make_game(writer)
+    broker = client.application.extensions["broker"]
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise KeyError("engine view bug")
+
+    monkeypatch.setattr(broker, "_fan_out", broken)
+    ok = writer("post", f"/api/games/{sid}/actions", json={"action": FLIP})
+    assert ok.status_code == 200 and ok.get_json()["seq"] == 1
+    assert table.store.count(sid) == 1
+    assert "could not send the change" in caplog.text
