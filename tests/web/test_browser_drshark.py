@@ -3,6 +3,7 @@ screen, the dossier, and the final tally that ends the game."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -102,3 +103,59 @@ def test_the_browser_claps_when_time_runs_out(quick_timer: Server, new_browser: 
     assert page.evaluate("window.lastClap") > 0
     assert page.inner_text("#countdown") == "0.0"
     assert api_get(quick_timer, f"/api/games/{sid}")["log"][-1]["action"] == {"type": "time_up"}
+
+
+CATALOGUE = {
+    "evidence": {
+        "watch": {"category": "gadgets", "points": 7, "parts": ["a", "b"],
+                  "service": "paoletta"},
+        "map": {"category": "maps", "points": 10, "parts": ["a", "b"], "service": None}},
+    "clues": [
+        {"id": "watch-1a", "evidence": "watch", "part": "a", "shape": "round",
+         "category": "gadgets"},
+        {"id": "watch-1b", "evidence": "watch", "part": "b", "shape": "star",
+         "category": "gadgets"},
+        {"id": "map-1a", "evidence": "map", "part": "a", "shape": "moon", "category": "maps"},
+        {"id": "map-1b", "evidence": "map", "part": "b", "shape": "heart", "category": "maps"},
+        {"id": "shark-1", "shark": True, "shape": "star", "category": "maps"}]}
+
+
+def test_evidence_and_a_service(server: Server, new_browser: Any) -> None:
+    page = new_browser(PHONE).new_page()
+    page.goto(server.url + "/")
+    enter_pin(page)
+
+    def inline_catalogue(p: Any) -> None:
+        p.click("details summary:has-text('More options')")
+        p.fill('textarea[name="extra"]', json.dumps({"catalogue": CATALOGUE}))
+
+    sid = create_game(page, server, "drshark", ["Ann", "Ben"], setup=inline_catalogue)
+    seq = 0
+
+    def tap(selector: str) -> None:
+        nonlocal seq
+        page.click(selector)
+        seq += 1
+        wait_seq(page, seq)
+
+    tap('button.space[data-space="A-light"]')
+    tap("#timer-start")
+    tap('button.clue[data-clue="map-1a"]:not([disabled])')
+    tap("#timer-stop")
+    tap("#do-end_turn")
+    tap('button.space[data-space="C-light"]')             # area C: the same texture
+    tap("#timer-start")
+    tap('button.clue[data-clue="watch-1a"]:not([disabled])')
+    tap('button.clue[data-clue="watch-1b"]:not([disabled])')
+    tap("#timer-stop")
+    tap('button[data-evidence="watch"]')                   # Paoletta's service follows
+    page.select_option("#service-from", "Ann")
+    page.select_option("#service-take", "map-1a")
+    tap("#service-go")
+    view = api_get(server, f"/api/games/{sid}")
+    assert view["state"]["dossiers"]["Ben"]["evidence"] == ["watch"]
+    assert view["state"]["dossiers"]["Ben"]["clues"] == ["map-1a"]
+    assert view["state"]["dossiers"]["Ann"]["clues"] == []
+    assert view["scores"]["Ben"] == 8
+    assert "Ben: formed watch from watch-1a, watch-1b" in page.inner_text("#log")
+    screenshot(page, "drshark-phone-service")

@@ -170,7 +170,7 @@
       const give = opt.give ? h("select", { id: "service-give", "aria-label": "give" }, opt.give.map((c) => h("option", { value: c }, clueLabel(v, c)))) : null;
       parts.push(h("div", { class: "trade" }, h("strong", {}, `${s.service} service: `),
         "from ", from, " take ", take, give ? " give " : "", give,
-        h("button", { type: "button", class: "primary", onclick: () => {
+        h("button", { type: "button", class: "primary", id: "service-go", onclick: () => {
           const action = { type: "service", from: from.value, take: take.value };
           if (give) action.give = give.value;
           ctx.act(action);
