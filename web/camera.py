@@ -1,8 +1,8 @@
 """``POST /api/vision/read``: a photo of the table in, the vision contract's object out.
 
 The photo comes as a multipart upload (field ``photo``) with the ``game`` (``shoal`` or
-``poodivers``) and, for Tokyo Poo Divers, the ``layout``; without a photo the
-companion's own camera (``--camera``) takes one. The reading is the ``vision``
+``poodivers``) and, for Tokyo Poo Divers, the ``layout`` (a name or the rows as JSON);
+without a photo the companion's own camera (``--camera``) takes one. The reading is the ``vision``
 package's, with the deck, faces and mat files of the ``[vision]`` settings (the shipped
 Shoal deck and the project's A3 mat by default). The answer is the contract's ``{game,
 cells, confidence, ms}`` plus ``overlay``: the photo with every recognised cell
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import importlib
+import json
 import threading
 from functools import cache
 from pathlib import Path
@@ -105,11 +106,22 @@ def _read(v: Any, game: str, photo: Any, layout: str) -> Any:
     from companion.engine import BadSetup
     from companion.games.poodivers.layout import rows_of
     try:
-        rows = rows_of(layout)
+        rows = rows_of(_layout_option(layout))
     except BadSetup as err:
         raise ApiError(400, str(err)) from None
     faces, mat, templates = _poo_kit(files["faces"], files.get("mat"))
     return v["poodivers"].read(photo, faces, rows, mat, templates)
+
+
+def _layout_option(text: str) -> object:
+    """A layout field: a name (``square``) or the rows as a JSON list."""
+    if text.strip().startswith("["):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            raise ApiError(400, "layout is a name such as \"square\" or a JSON list of "
+                                "rows") from None
+    return text
 
 
 def _overlay(reading: Any, photo: Any) -> str:

@@ -3,9 +3,22 @@ the PIN, play it to the end through the page, a second page follows live, undo."
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from tests.web.conftest import PHONE, PIN, TABLET, Server, screenshot, wait_seq
+import pytest
+
+from tests.web.conftest import (
+    PHONE,
+    PIN,
+    TABLET,
+    Server,
+    create_game,
+    enter_pin,
+    screenshot,
+    wait_seq,
+)
 from tests.web.conftest import api_get as api
 
 DECK = {"blank": 14, "sleeper": 14, "object": 42}
@@ -97,3 +110,41 @@ def test_play_poodivers_to_the_end(server: Server, new_browser: Any) -> None:
     assert tablet.inner_text("#turn").startswith("Game over")
     screenshot(phone, "poodivers-phone-over")
     screenshot(tablet, "poodivers-tablet-over")
+
+
+@pytest.fixture
+def faces_server(tmp_path: Path) -> Iterator[tuple[Server, Path, dict[str, str]]]:
+    """A server that reads Tokyo Poo Divers photos, and a synthetic photo of a grid."""
+    pytest.importorskip("vision.synth", reason="the vision package is not installed")
+    import cv2
+    from vision.decks import load_faces
+
+    from vision import art, mat, synth
+
+    art.write_faces(tmp_path / "faces")
+    faces = load_faces(tmp_path / "faces")
+    images = {k: [cv2.imread(str(p)) for p in v] for k, v in faces.faces.items()}
+    rows = ("########",) * 8
+    scene = synth.poodivers_scene(images, faces.card_mm, rows, mat.standard("A3"), 4,
+                                  unseen_objects=0.0)
+    photo = tmp_path / "grid.jpg"
+    cv2.imwrite(str(photo), scene.photo, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    config = tmp_path / "config.toml"
+    config.write_text(f'[vision]\nfaces = "{tmp_path / "faces"}"\n', "utf-8")
+    srv = Server(tmp_path, "--config", str(config))
+    yield srv, photo, scene.cells
+    srv.stop()
+
+
+def test_check_the_grid_with_the_camera(faces_server: Any, new_browser: Any) -> None:
+    server, photo, cells = faces_server
+    page = new_browser(PHONE).new_page()
+    page.goto(server.url + "/")
+    enter_pin(page)
+    create_game(page, server, "poodivers", ["Ann", "Ben"])
+    page.click("details.camera summary")
+    page.set_input_files("#pd-photo", str(photo))
+    page.click("#pd-read")
+    page.wait_for_selector("#pd-verdict")
+    opened = sum(1 for face in cells.values() if face != "closed")
+    assert f"{opened} card(s) differ" in page.inner_text("#pd-verdict")

@@ -111,3 +111,38 @@ def test_a_photo_without_the_mat_says_what_to_do(table: Any, deck_dir: Any, tmp_
     assert ok
     res = send(read_client(table, deck_dir, tmp_path, monkeypatch), jpeg.tobytes())
     assert res.status_code == 422 and "mat" in res.get_json()["error"]
+
+
+def test_reads_a_photo_of_a_poo_divers_grid(table: Any, tmp_path: Any,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("vision.synth", reason="the vision package is not installed")
+    import json
+
+    import cv2
+    from vision.decks import load_faces
+
+    from vision import art, mat, synth
+
+    monkeypatch.setenv("COMPANION_CACHE", str(tmp_path / "cache"))
+    art.write_faces(tmp_path / "faces")
+    faces = load_faces(tmp_path / "faces")
+    images = {k: [cv2.imread(str(p)) for p in v] for k, v in faces.faces.items()}
+    rows = ("########",) * 7 + ("###..###",)     # 62 cards
+    scene = synth.poodivers_scene(images, faces.card_mm, rows, mat.standard("A3"), 3,
+                                  unseen_objects=0.0)
+    ok, jpeg = cv2.imencode(".jpg", scene.photo, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert ok
+    app = create_app(table, {"TABLE_PIN": PIN, "SECRET_KEY": "t",
+                             "VISION": {"faces": str(tmp_path / "faces")}})
+    res = app.test_client().post(
+        "/api/vision/read", headers={"X-Table-Pin": PIN}, content_type="multipart/form-data",
+        data={"game": "poodivers", "layout": json.dumps(rows),
+              "photo": (io.BytesIO(jpeg.tobytes()), "grid.jpg")})
+    body = res.get_json()
+    assert res.status_code == 200, body
+    assert body["game"] == "poodivers" and body["cells"] == scene.cells
+    bad = app.test_client().post(
+        "/api/vision/read", headers={"X-Table-Pin": PIN}, content_type="multipart/form-data",
+        data={"game": "poodivers", "layout": "[not json",
+              "photo": (io.BytesIO(jpeg.tobytes()), "grid.jpg")})
+    assert bad.status_code == 400

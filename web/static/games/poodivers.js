@@ -6,6 +6,8 @@
   const FACE_TEXT = { closed: "", blank: "blank", sleeper: "zzz", object: "poo" };
   let picking = null;   // the cell whose face is being chosen
   let peeking = false;
+  let photo = null;     // a photo of the table to check the grid against
+  let seen = null;      // what the camera read: {cells, overlay}
 
   function cellName(col, row) {
     return String.fromCharCode(65 + col) + (row + 1);
@@ -82,7 +84,38 @@
       h("tr", {}, h("th", {}, "Player"), h("th", {}, "Brown"), h("th", {}, "Golden")),
       Object.entries(s.holdings).map(([p, got]) => h("tr", { class: p === v.current ? "current" : "" },
         h("th", { scope: "row" }, p), h("td", {}, got.brown), h("td", {}, got.golden)))));
+    parts.push(cameraCheck(v, ctx));
     controls.replaceChildren(...parts);
+  }
+
+  // The grid as the camera sees it, against the game's: every card that differs.
+  function cameraCheck(v, ctx) {
+    const { h } = ctx;
+    const file = h("input", { type: "file", accept: "image/*", capture: "environment",
+      id: "pd-photo", "aria-label": "photo of the grid" });
+    file.addEventListener("change", () => { photo = file.files[0] || null; });
+    const go = h("button", { type: "button", id: "pd-read", onclick: async () => {
+      if (!photo) { ctx.flash("Take or choose a photo first."); return; }
+      const form = new FormData();
+      form.append("game", "poodivers");
+      form.append("layout", JSON.stringify(v.state.layout));
+      form.append("photo", photo);
+      try {
+        seen = await window.TC.api("POST", "/api/vision/read", form);
+        ctx.rerender();
+      } catch (err) { ctx.flash(err.message); }
+    } }, "Check the grid");
+    const out = [h("summary", {}, "Check the grid with the camera"),
+      h("div", { class: "trade" }, file, photo ? h("span", { class: "muted" }, photo.name) : null, go)];
+    if (seen) {
+      const differ = Object.entries(v.state.cells).filter(([c, face]) => seen.cells[c] !== face);
+      out.push(h("p", { id: "pd-verdict", class: differ.length ? "pending" : "muted" }, differ.length
+        ? `${differ.length} card(s) differ: ` + differ.slice(0, 12).map(([c, face]) =>
+          `${c} is ${seen.cells[c] || "not seen"} on the table, ${face} here`).join("; ")
+        : "The table matches the game."));
+      if (seen.overlay) out.push(h("img", { src: seen.overlay, class: "overlay", alt: "the photo, read" }));
+    }
+    return h("details", { class: "camera", open: !!seen }, out);
   }
 
   function tap(cell, v, ctx) {
