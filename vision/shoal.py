@@ -1,0 +1,108 @@
+"""Read a finished Shoal layout from a photo of it on the mat.
+
+1. Find the mat (:mod:`vision.mat`) and divide out the light (:mod:`vision.lighting`).
+2. Find the section lattice: cards lie on a grid of sections, so the right grid is the
+   one whose cells are each either covered or bare, never half-covered. Its pitch is
+   the deck's ``section_mm``; only its phase is searched.
+3. Match every covered lattice cell against the section templates of the deck
+   (:mod:`vision.matching`), allowing a few millimetres of slack for careless hands.
+
+Cells are ``"x,y"``, x right and y down, shifted so that the smallest x and y among the
+sections found are 0.
+"""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+
+from vision import lighting, matching
+from vision.decks import Deck
+from vision.errors import VisionError
+from vision.mat import PX_PER_MM, MatSpec, detect
+from vision.reading import Reading
+
+MIN_COVER = 0.3
+"""A lattice cell at least this much covered by something is matched."""
+
+
+def lattice_phase(mask: np.ndarray, pitch_px: tuple[float, float],
+                  step: int = 2) -> tuple[float, float]:
+    """The grid offset (px) whose cells are most cleanly either covered or bare."""
+    pw, ph = pitch_px
+    h, w = mask.shape
+    integral = cv2.integral(mask.astype(np.uint8)).astype(np.float64)
+    ox = np.arange(0, pw, step)
+    oy = np.arange(0, ph, step)
+    kx = np.arange(-1, int(w / pw) + 2)
+    ky = np.arange(-1, int(h / ph) + 2)
+    xs = np.clip(np.round(ox[:, None] + pw * kx[None, :]), 0, w).astype(int)
+    ys = np.clip(np.round(oy[:, None] + ph * ky[None, :]), 0, h).astype(int)
+    a = integral[ys[:, None, :, None], xs[None, :, None, :]]
+    sums = a[..., 1:, 1:] - a[..., :-1, 1:] - a[..., 1:, :-1] + a[..., :-1, :-1]
+    cover = sums / (pw * ph)
+    cost = np.minimum(cover, 1 - cover).sum((-1, -2))
+    iy, ix = np.unravel_index(int(cost.argmin()), cost.shape)
+    return float(ox[ix]), float(oy[iy])
+
+
+def read(photo: np.ndarray, deck: Deck, mat: MatSpec,
+         templates: matching.Templates | None = None) -> Reading:
+    """Read the shoal in ``photo``; :class:`VisionError` if the mat is not found."""
+    start = time.perf_counter()
+    templates = templates or matching.shoal_templates(deck)
+    view = detect(mat, photo)
+    flat, mask, glare_mask = lighting.flatten(view.rectified, mat)
+    sw, sh = deck.section_mm
+    pw, ph = sw * PX_PER_MM, sh * PX_PER_MM
+    ox, oy = lattice_phase(mask, (pw, ph))
+    small = matching.prepare(flat, PX_PER_MM)
+    integral = cv2.integral(mask.astype(np.uint8))
+    glare = cv2.integral(glare_mask.astype(np.uint8))
+    h, w = mask.shape
+    found: dict[tuple[int, int], tuple[str, float, tuple[float, float, float, float]]] = {}
+    for j in range(-1, int(h / ph) + 1):
+        for i in range(-1, int(w / pw) + 1):
+            x0, y0 = ox + i * pw, oy + j * ph
+            xa, ya = int(np.clip(round(x0), 0, w)), int(np.clip(round(y0), 0, h))
+            xb, yb = int(np.clip(round(x0 + pw), 0, w)), int(np.clip(round(y0 + ph), 0, h))
+            blind = (glare[yb, xb] - glare[ya, xb] - glare[yb, xa] + glare[ya, xa])
+            covered = (integral[yb, xb] - integral[ya, xb] - integral[yb, xa]
+                       + integral[ya, xa]) / max(pw * ph - blind, pw * ph / 4)
+            if covered < MIN_COVER:
+                continue
+            x_mm, y_mm = x0 / PX_PER_MM, y0 / PX_PER_MM
+            patches = matching.features_at(small, x_mm, y_mm, (sw, sh), templates.inset_mm)
+            dist, shift = matching.distances(patches, templates)
+            label, conf, _ = matching.decide(dist, templates.labels)
+            if label == matching.NO_CARD:
+                continue
+            k = int(shift[int(np.argmin(dist))])
+            n = len(matching.SHIFTS_MM)
+            dx, dy = matching.SHIFTS_MM[k % n], matching.SHIFTS_MM[k // n]
+            found[(i, j)] = (label, conf, (x_mm + dx, y_mm + dy, sw, sh))
+    if not found:
+        raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
+                          "and is this the right deck?")
+    x_min = min(i for i, _ in found)
+    y_min = min(j for _, j in found)
+    reading = Reading("shoal", {}, {}, view=view)
+    for (i, j), (label, conf, box) in sorted(found.items(), key=lambda kv: (kv[0][1],
+                                                                          kv[0][0])):
+        name = f"{i - x_min},{j - y_min}"
+        reading.cells[name] = label
+        reading.confidence[name] = conf
+        reading.boxes_mm[name] = box
+    reading.ms = round((time.perf_counter() - start) * 1000)
+    return reading
+
+
+def layout_of(reading: Reading) -> dict[tuple[int, int], str]:
+    """The reading as a layout: (x, y) -> section value."""
+    out = {}
+    for name, value in reading.cells.items():
+        x, y = name.split(",")
+        out[(int(x), int(y))] = value
+    return out
