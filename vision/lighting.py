@@ -14,16 +14,19 @@ import numpy as np
 
 from vision.mat import PX_PER_MM, MatSpec
 
-FOREGROUND = 0.12
-"""A pixel this far from the mat's tone (in any channel, after flattening) is not bare mat."""
+TINT, BRIGHTER, DARKER = 0.08, 0.15, 0.3
+"""A pixel this much more coloured, brighter or darker than the mat (after flattening) is
+not bare mat."""
 
 GLARE = 1.32
 """Nothing printed is brighter than paper (about 1.28 times the mat's tone): above is glare."""
 
+EDGE_MM = 5.0
+"""Band along the mat's edges that is never read as a card."""
 SATURATED = 245
 """Photo pixels this bright in every channel are blown out: glare."""
 
-_STEP_MM = 2.0
+_STEP_MM = 4.0
 """Resolution (mm per pixel) at which the light is estimated."""
 
 
@@ -38,12 +41,13 @@ def _marker_mask(spec: MatSpec, shape: tuple[int, int], px_per_mm: float,
 
 
 def _poly_fit(img: np.ndarray, keep: np.ndarray) -> np.ndarray:
-    """A cubic surface per channel through the kept pixels, evaluated everywhere."""
+    """A quadratic surface per channel through the kept pixels, evaluated everywhere
+    (a cubic overshoots in the middle of a big layout, where no bare mat shows)."""
     h, w = keep.shape
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     xs, ys = xs / w - 0.5, ys / h - 0.5
-    terms = np.stack([np.ones_like(xs), xs, ys, xs * xs, xs * ys, ys * ys,
-                      xs**3, xs * xs * ys, xs * ys * ys, ys**3], -1).reshape(-1, 10)
+    terms = np.stack([np.ones_like(xs), xs, ys, xs * xs, xs * ys, ys * ys],
+                     -1).reshape(-1, 6)
     sel = keep.reshape(-1)
     coef, *_ = np.linalg.lstsq(terms[sel], img.reshape(-1, 3)[sel], rcond=None)
     out: np.ndarray = (terms @ coef).reshape(h, w, 3)
@@ -61,32 +65,51 @@ def flatten(rectified: np.ndarray, spec: MatSpec,
     sh, sw = small.shape[:2]
     markers = _marker_mask(spec, (sh, sw), 1 / _STEP_MM, spec.marker_mm / 6 + 2)
     band = np.zeros((sh, sw), bool)
-    edge = max(2, round(25 / _STEP_MM))
+    edge = max(2, round(24 / _STEP_MM))
     band[:edge], band[-edge:], band[:, :edge], band[:, -edge:] = True, True, True, True
     keep = band & ~markers
     light = _poly_fit(small, keep)
     for _ in range(3):
         ratio = small / np.maximum(light, 1.0)
-        dev = np.abs(ratio - np.median(ratio[keep], axis=0)).max(-1)
-        keep = (dev < 0.1) & ~markers
+        ratio /= np.median(ratio[keep], axis=0)
+        # bare mat is grey under any light: in shadow darker, but no more coloured
+        level = ratio.mean(-1, keepdims=True)
+        tint = np.abs(ratio / np.maximum(level, 1e-3) - 1.0).max(-1)
+        keep = (tint < 0.06) & (level[..., 0] > 0.4) & (level[..., 0] < 1.1) & ~markers
         if keep.sum() < 50:
             break
         light = _poly_fit(small, keep)
-    # Shadows are sharper than a cubic: average the bare mat near each point, falling
-    # back on the fitted surface where no bare mat is close.
-    sigma = 12 / _STEP_MM
+    # A shadow is sharper than the surface: lean a little towards the bare mat nearby
+    # (only a little: under a big layout that stretches an edge's shadow over the cards;
+    # what is left, matching absorbs as a gain, vision.matching.GAIN).
+    sigma = 20 / _STEP_MM
     weight = cv2.GaussianBlur(keep.astype(np.float32), (0, 0), sigma)
     local = cv2.GaussianBlur(small * keep[:, :, None], (0, 0), sigma)
-    eps = 0.02
-    light = (local + eps * light) / (weight[:, :, None] + eps)
+    light = (local + 0.15 * light) / (weight[:, :, None] + 0.15)
     light_full = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
     flat = (rectified.astype(np.float32) + 1.0) / np.maximum(light_full, 1.0)
-    glare = (flat.max(-1) > GLARE) | (rectified.min(-1) >= SATURATED)
-    glare = cv2.dilate(cv2.morphologyEx(glare.astype(np.uint8), cv2.MORPH_OPEN,
-                                        np.ones((3, 3), np.uint8)),
-                       np.ones((9, 9), np.uint8)).astype(bool)
-    mask = (np.abs(flat - 1.0).max(-1) > FOREGROUND) & ~glare
+    # per-channel work with OpenCV: numpy's reductions over an axis of 3 are slow
+    b, g, r = cv2.split(flat)
+    level = (b + g + r) / 3
+    tint = cv2.max(cv2.max(cv2.absdiff(b, level), cv2.absdiff(g, level)),
+                   cv2.absdiff(r, level)) / cv2.max(level, 1e-3)
+    top = cv2.max(cv2.max(b, g), r)
+    dark = cv2.min(cv2.min(*cv2.split(rectified)[:2]), cv2.split(rectified)[2])
+    core = (dark >= SATURATED).astype(np.uint8)
+    core = cv2.morphologyEx(core, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    # around a blown-out spot the glare fades: grey-white and brighter than the mat
+    reach = round(10 * px_per_mm) * 2 + 1
+    near = cv2.dilate(core, np.ones((reach, reach), np.uint8)).astype(bool)
+    pale = (level > 1.06) & (tint < 0.05)
+    grow = round(2 * px_per_mm) * 2 + 1
+    glare = cv2.dilate(core, np.ones((grow, grow), np.uint8)).astype(bool) | (near & pale)
+    glare |= top > GLARE
+    # a card differs from the mat in colour, or clearly in brightness (a shadow the
+    # light estimate missed darkens the mat, so darker must be much darker)
+    mask = ((tint > TINT) | (level > 1.0 + BRIGHTER) | (level < 1.0 - DARKER)) & ~glare
     mask &= ~_marker_mask(spec, (h, w), px_per_mm, spec.marker_mm / 6 + 2)
+    edge = round(EDGE_MM * px_per_mm)  # the table shows there when the mat is bent
+    mask[:edge], mask[-edge:], mask[:, :edge], mask[:, -edge:] = False, False, False, False
     mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN,
                             np.ones((3, 3), np.uint8)).astype(bool)
     return flat, mask, glare

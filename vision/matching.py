@@ -188,7 +188,7 @@ def _feature_len(box_mm: tuple[float, float], inset_mm: float) -> int:
     return len(range(0, wh, STEP)) * len(range(0, ww, STEP)) * 3
 
 
-GAIN = (0.75, 1.33)
+GAIN = (0.6, 1.6)
 """How much darker or brighter than its template a cell may look (shadows left over)."""
 
 
@@ -201,6 +201,7 @@ def distances(patches: np.ndarray, templates: Templates,
     glare (pixels brighter than paper)."""
     t = templates.features
     weight = (patches.reshape(len(patches), -1, 3).max(-1) < GLARE).astype(np.float32)
+    weight[weight.mean(1) < 0.4] = 1.0  # mostly glare: compare what there is
     weight = np.repeat(weight, 3, axis=1)
     wp = weight * patches
     pp = (wp * patches).sum(1)[:, None]
