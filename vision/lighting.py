@@ -14,7 +14,7 @@ import numpy as np
 
 from vision.mat import PX_PER_MM, MatSpec
 
-TINT, BRIGHTER, DARKER = 0.08, 0.15, 0.3
+TINT, BRIGHTER, DARKER = 0.08, 0.15, 0.45
 """A pixel this much more coloured, brighter or darker than the mat (after flattening) is
 not bare mat."""
 
@@ -75,7 +75,10 @@ def flatten(rectified: np.ndarray, spec: MatSpec,
         # bare mat is grey under any light: in shadow darker, but no more coloured
         level = ratio.mean(-1, keepdims=True)
         tint = np.abs(ratio / np.maximum(level, 1e-3) - 1.0).max(-1)
-        keep = (tint < 0.06) & (level[..., 0] > 0.4) & (level[..., 0] < 1.1) & ~markers
+        keep = (tint < 0.06) & (level[..., 0] > 0.3) & (level[..., 0] < 1.5) & ~markers
+        # pale cards look like mat too; the bare mat is what joins the mat's edges
+        _, labels = cv2.connectedComponents(keep.astype(np.uint8), connectivity=4)
+        keep &= np.isin(labels, np.unique(labels[band & keep]))
         if keep.sum() < 50:
             break
         light = _poly_fit(small, keep)
@@ -97,12 +100,15 @@ def flatten(rectified: np.ndarray, spec: MatSpec,
     dark = cv2.min(cv2.min(*cv2.split(rectified)[:2]), cv2.split(rectified)[2])
     core = (dark >= SATURATED).astype(np.uint8)
     core = cv2.morphologyEx(core, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    # around a blown-out spot the glare fades: grey-white and brighter than the mat
-    reach = round(10 * px_per_mm) * 2 + 1
-    near = cv2.dilate(core, np.ones((reach, reach), np.uint8)).astype(bool)
-    pale = (level > 1.06) & (tint < 0.05)
+    # around a blown-out spot the glare fades, still brighter than the mat (and tinted
+    # against the light's colour, as white light added after the light was divided out):
+    # the glare is every bright patch that holds a blown-out core
+    bright = ((level > 1.12) | core.astype(bool)).astype(np.uint8)
+    count, labels = cv2.connectedComponents(bright, connectivity=8)
+    hit = np.unique(labels[core.astype(bool)])
+    glare = np.isin(labels, hit[hit > 0]) if len(hit) else np.zeros_like(core, bool)
     grow = round(2 * px_per_mm) * 2 + 1
-    glare = cv2.dilate(core, np.ones((grow, grow), np.uint8)).astype(bool) | (near & pale)
+    glare = cv2.dilate(glare.astype(np.uint8), np.ones((grow, grow), np.uint8)).astype(bool)
     glare |= top > GLARE
     # a card differs from the mat in colour, or clearly in brightness (a shadow the
     # light estimate missed darkens the mat, so darker must be much darker)

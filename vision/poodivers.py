@@ -34,13 +34,16 @@ LIKE = 0.5
 def grid_box(mask: np.ndarray, card_px: tuple[float, float]) -> tuple[int, int, int, int]:
     """Box (x0, y0, x1, y1) in pixels around the card-sized blobs on the mat."""
     joined = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    # a pale card may show only its printed frame: fill it in
+    contours, _ = cv2.findContours(joined, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(joined, contours, -1, 1, cv2.FILLED)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     min_area = 0.5 * card_px[0] * card_px[1]
     keep = [i for i in range(1, count) if stats[i][cv2.CC_STAT_AREA] >= min_area]
     if not keep:
         raise VisionError("no cards found on the mat: are the cards on the mat and the "
                           "faces file the right one?")
-    cards = np.isin(labels, keep) & mask
+    cards = np.isin(labels, keep)
     # a column or row of the layout holds at least most of a card's side of card pixels
     cols = np.flatnonzero(cards.sum(0) >= 0.6 * card_px[1])
     rows = np.flatnonzero(cards.sum(1) >= 0.6 * card_px[0])
