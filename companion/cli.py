@@ -20,7 +20,7 @@ from companion import __version__, record
 from companion.store import Store, StoreError, default_path
 from companion.table import NoSuchSession, Table
 
-EXTENSIONS = ("web.commands",)
+EXTENSIONS = ("web.commands", "companion.games.shoal.commands")
 """Modules with a ``register(subparsers)`` function that adds their commands."""
 
 
@@ -85,6 +85,13 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_backup(args: argparse.Namespace) -> int:
+    store = Store(args.db or default_path())
+    store.backup(args.out)
+    print(f"backed up {store.path} to {args.out}")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="companion", description=__doc__.split("\n")[0])
     p.add_argument("--version", action="version", version=f"companion {__version__}")
@@ -105,6 +112,12 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--json", action="store_true")
     add_db_option(g)
     g.set_defaults(func=cmd_games)
+
+    b = sub.add_parser("backup", help="write a consistent copy of the database, also "
+                       "while the service runs")
+    b.add_argument("out", type=Path, help="the new file to write")
+    add_db_option(b)
+    b.set_defaults(func=cmd_backup)
 
     for name in EXTENSIONS:
         importlib.import_module(name).register(sub)

@@ -65,7 +65,8 @@ class LogEntry:
 
 
 def _v1(db: sqlite3.Connection) -> None:
-    db.executescript(
+    _run_script(
+        db,
         """
         CREATE TABLE sessions (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -88,6 +89,14 @@ def _v1(db: sqlite3.Connection) -> None:
         CREATE INDEX actions_by_session ON actions(session_id, id);
         """
     )
+
+
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    """Run ``;``-separated statements inside the caller's transaction (``executescript``
+    would commit it)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
 
 
 # Forward migrations: MIGRATIONS[n] takes a database at user_version n to n + 1.
@@ -135,11 +144,15 @@ class Store:
                 yield self._db
                 self._db.execute("COMMIT")
             except sqlite3.Error as err:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise StoreError(f"cannot write to {self.path}: {err}") from err
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
 
     def _migrate(self) -> None:
         with self._write() as db:
@@ -152,6 +165,28 @@ class Store:
             for step in MIGRATIONS[version:]:
                 step(db)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def integrity(self) -> str:
+        """SQLite's ``PRAGMA integrity_check``: ``"ok"`` for a sound file."""
+        with self._lock:
+            return "; ".join(r[0] for r in self._db.execute("PRAGMA integrity_check"))
+
+    def backup(self, dest: str | os.PathLike[str]) -> None:
+        """Write a consistent copy to ``dest`` while others go on writing (SQLite's
+        online backup API). Restore by stopping the service and copying it back."""
+        target = Path(dest)
+        if target.exists():
+            raise StoreError(f"{target} exists already: choose a new file for the backup")
+        try:
+            out = sqlite3.connect(target)
+            try:
+                with self._lock:
+                    self._db.backup(out)
+            finally:
+                out.close()
+        except (OSError, sqlite3.Error) as err:
+            target.unlink(missing_ok=True)
+            raise StoreError(f"cannot write the backup {target}: {err}") from err
 
     # Sessions ------------------------------------------------------------------
 

@@ -1,0 +1,1 @@
+"""Camera scoring: the mat, deck calibration and the readers of each game."""

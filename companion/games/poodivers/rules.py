@@ -17,9 +17,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.engine import Action, BadSetup, Game, IllegalAction, Legal, Outcome, best
-from companion.grid import DIRECTIONS, Cell
+from companion.engine import (
+    Action,
+    BadSetup,
+    Game,
+    IllegalAction,
+    Legal,
+    Outcome,
+    action_type,
+    best,
+)
 from companion.games.poodivers.layout import card_cells, rows_of
+from companion.grid import DIRECTIONS, Cell
 
 DECK = {"blank": 14, "sleeper": 14, "object": 42}
 FACES = tuple(DECK)
@@ -51,6 +60,10 @@ class PooState:
 
     def closed(self) -> list[str]:
         return [c for c, face in self.cells.items() if face == "closed"]
+
+    def shown(self) -> Counter[str]:
+        """How many cards of each face are open."""
+        return Counter(face for face in self.cells.values() if face != "closed")
 
 
 class PooDivers(Game[PooState]):
@@ -100,9 +113,9 @@ class PooDivers(Game[PooState]):
     # Actions -------------------------------------------------------------------
 
     def apply(self, state: PooState, action: Action) -> PooState:
+        kind = action_type(action)
         if state.ended:
             raise IllegalAction("the game is over")
-        kind = action.get("type")
         if kind == "flip":
             _fields(action, {"cell", "face"})
             state = replace(state, peek_for=None)
@@ -133,7 +146,7 @@ class PooDivers(Game[PooState]):
                 where = ("a closed card next to the diver" if state.direction is None
                          else f"{allowed[0]}, the next card {state.direction} of {state.last}")
                 raise IllegalAction(f"{cell} is not on the dive: flip {where}, or bank")
-        shown = Counter(f for f in state.cells.values() if f != "closed")
+        shown = state.shown()
         if shown[face] >= DECK[face]:
             raise IllegalAction(f"the deck has only {DECK[face]} {face} cards and "
                                 f"{shown[face]} are open already: check {cell}'s face")
@@ -162,7 +175,8 @@ class PooDivers(Game[PooState]):
         out = []
         if state.peek_for:
             out.append(Legal("peek", {"cell": state.closed()}, player=state.peek_for))
-        faces = {} if state.deal else {"face": list(FACES)}
+        shown = state.shown()
+        faces = {} if state.deal else {"face": [f for f in FACES if shown[f] < DECK[f]]}
         if state.diving:
             out.append(Legal("bank", player=state.player))
             out.append(Legal("flip", {"cell": _dive_cells(state), **faces}, state.player))
@@ -239,11 +253,13 @@ def _check_deal(deal: object, cells: tuple[str, ...]) -> dict[str, str]:
     if not isinstance(deal, dict) or set(deal) != set(cells):
         raise BadSetup("digital play needs a deal of every card cell (the companion makes "
                        "one when the game starts)")
-    counts = Counter(deal.values())
-    for face, n in counts.items():
-        if face not in DECK or n > DECK[face]:
-            raise BadSetup(f"the deal has {n} {face!s} cards; the deck has "
-                           f"{DECK.get(str(face), 0)}")
+    for cell, face in deal.items():
+        if not isinstance(face, str) or face not in DECK:
+            raise BadSetup(f"the deal puts {face!r} at {cell}: a card is one of "
+                           f"{', '.join(FACES)}")
+    for face, n in Counter(deal.values()).items():
+        if n > DECK[face]:
+            raise BadSetup(f"the deal has {n} {face} cards; the deck has {DECK[face]}")
     return dict(deal)
 
 
@@ -276,19 +292,27 @@ def _dive_cells(state: PooState) -> list[str]:
 
 
 def _bank(state: PooState) -> PooState:
-    """Pay the turn's points from the supply, exchange brown for golden, end the turn."""
+    """Pay the turn's points from the supply and end the turn: a golden for each full
+    five (five brown when golden has run out), brown for the rest; five brown held are
+    exchanged for a golden as soon as the supply has one. What cannot be paid is lost."""
     supply, mine = dict(state.supply), dict(state.holdings[state.player])
     golden = min(state.turn_points // GOLDEN, supply["golden"])
-    brown = min(state.turn_points - GOLDEN * golden, supply["brown"])
     supply["golden"] -= golden
-    supply["brown"] -= brown
     mine["golden"] += golden
-    mine["brown"] += brown
-    while mine["brown"] >= GOLDEN and supply["golden"] > 0:
-        mine["brown"] -= GOLDEN
-        supply["brown"] += GOLDEN
-        mine["golden"] += 1
-        supply["golden"] -= 1
+    owed = state.turn_points - GOLDEN * golden
+    while True:
+        # Five brown held go back for a golden at once, which may refill the supply's
+        # brown for the rest of the payment.
+        while mine["brown"] >= GOLDEN and supply["golden"] > 0:
+            mine["brown"] -= GOLDEN
+            supply["brown"] += GOLDEN
+            mine["golden"] += 1
+            supply["golden"] -= 1
+        if owed == 0 or supply["brown"] == 0:
+            break
+        supply["brown"] -= 1
+        mine["brown"] += 1
+        owed -= 1
     state = replace(state, supply=supply, holdings={**state.holdings, state.player: mine})
     if supply["brown"] == 0 and supply["golden"] == 0:
         return replace(_end_turn(state), ended="the turd supply is empty")

@@ -1,0 +1,426 @@
+"""Dr. Shark: the companion as referee of the search and keeper of the dossiers.
+
+A turn: ``move`` to an empty space in another area, ``start_search`` (the timer), the
+search of that area (``search.py``), then the dossier: ``form`` evidence,
+``service``/``skip_service`` after evidence that calls Paoletta or Babanipoulos, and
+``end_turn``. The turn marker advances after the last seat; the game ends after the last
+round. Rulings: ``rules/RULINGS.md``; the table's choices where the rules are silent are
+in ``docs/drshark.md``.
+
+Timer-only tables: ``start_search`` is allowed before a ``move``. If no move is recorded
+by the time the clock ends the search (``time_up``/``stop``), the turn was timer-only
+and passes on by itself; after the last round such a game waits for a ``tally`` of the
+dossiers counted at the table. A ``tally`` may also be given at any time before the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.engine import (
+    Action,
+    BadSetup,
+    Game,
+    IllegalAction,
+    Legal,
+    Outcome,
+    action_type,
+    best,
+)
+from companion.games.drshark import board as boards
+from companion.games.drshark import catalogue as catalogues
+from companion.games.drshark import dossier as dossiers
+from companion.games.drshark.board import DARK_FROM, Board
+from companion.games.drshark.catalogue import Catalogue
+from companion.games.drshark.dossier import Dossier
+from companion.games.drshark.search import METHODS, Bag, Search, Step, started, waiting
+
+ROUNDS = {2: 10, 3: 10, 4: 8, 5: 8, 6: 6}
+TEAM_ROUNDS = {4: 6, 6: 6}
+SERVICE_NAMES = {"paoletta": "Paoletta", "babanipoulos": "Babanipoulos"}
+
+
+@dataclass(frozen=True)
+class SharkState:
+    players: tuple[str, ...]
+    teams: tuple[tuple[str, ...], ...]     # () in individual play
+    board: Board
+    catalogue: Catalogue
+    rounds: int
+    positions: Mapping[str, str | None]
+    dossiers: Mapping[str, Dossier]        # by owner: player, or team "Ann+Cid"
+    bag: frozenset[str]
+    box: tuple[str, ...] = ()
+    round: int = 1
+    seat: int = 0
+    phase: str = "move"                    # move, search, dossier, tally, over
+    moved: bool = False
+    search: Search | None = None
+    service: str | None = None             # a service waiting to be used or skipped
+    service_used: bool = False
+    untracked: bool = False                # a timer-only turn was played
+    ended: str | None = None
+
+    @property
+    def player(self) -> str:
+        return self.players[self.seat]
+
+    def owner(self, player: str) -> str:
+        """The dossier a player builds: their own, or their team's."""
+        for team in self.teams:
+            if player in team:
+                return "+".join(team)
+        return player
+
+    @property
+    def mine(self) -> Dossier:
+        return self.dossiers[self.owner(self.player)]
+
+    def owner_of(self, name: object) -> str | None:
+        """The dossier ``name`` means: a player, or in team play a team or a member."""
+        if isinstance(name, str) and name in self.dossiers:
+            return name
+        if isinstance(name, str) and name in self.players:
+            return self.owner(name)
+        return None
+
+    def bag_view(self) -> Bag:
+        elsewhere = dossiers.where(self.dossiers)
+        elsewhere.update(dict.fromkeys(self.box, "in the box"))
+        if self.search:
+            elsewhere.update(dict.fromkeys(self.search.clues, "on the mat"))
+        return Bag(self.bag, self.catalogue, elsewhere)
+
+
+def teams_of(players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Pairs sitting alternately: [P1..P4] -> P1+P3, P2+P4; six -> P1+P4, P2+P5, P3+P6."""
+    half = len(players) // 2
+    return tuple((players[i], players[i + half]) for i in range(half))
+
+
+class DrShark(Game[SharkState]):
+    name = "drshark"
+    title = "Dr. Shark"
+    min_players, max_players = 2, 6
+
+    def new(self, players: Sequence[str], options: Mapping[str, Any]) -> SharkState:
+        unknown = set(options) - {"teams", "catalogue", "board"}
+        if unknown:
+            raise BadSetup(f"unknown option {sorted(unknown)[0]!r}: Dr. Shark takes teams, "
+                           "catalogue and board")
+        names = tuple(self.check_players(players))
+        teams = options.get("teams", False)
+        if not isinstance(teams, bool):
+            raise BadSetup("\"teams\" is true or false")
+        if len(names) == 6:
+            teams = True        # six spies always play as teams of two
+        if teams and len(names) != 4 and len(names) != 6:
+            raise BadSetup(f"team play needs 4 or 6 spies, not {len(names)}")
+        if teams and any("+" in n for n in names):
+            raise BadSetup("in team play a name may not contain \"+\" (it joins team names)")
+        board = boards.load(options.get("board", "default"))
+        boards.check_room(board, len(names))
+        catalogue = catalogues.load(options.get("catalogue", "default"))
+        pairs = teams_of(names) if teams else ()
+        owners = ["+".join(t) for t in pairs] if pairs else list(names)
+        return SharkState(
+            players=names, teams=pairs, board=board, catalogue=catalogue,
+            rounds=(TEAM_ROUNDS if teams else ROUNDS)[len(names)],
+            positions=dict.fromkeys(names), dossiers={o: Dossier() for o in owners},
+            bag=frozenset(catalogue.clues),
+        )
+
+    # Actions -------------------------------------------------------------------
+
+    def apply(self, state: SharkState, action: Action) -> SharkState:
+        kind = action_type(action)
+        if state.phase == "over":
+            raise IllegalAction("the game is over")
+        handler = ACTIONS.get(kind)
+        if handler is None:
+            raise IllegalAction(f"unknown action {kind!r}: Dr. Shark has "
+                                f"{', '.join(ACTIONS)}")
+        fields, run = handler
+        extra = set(action) - fields - {"type"}
+        if extra:
+            raise IllegalAction(f"{kind} does not take {sorted(extra)[0]!r}")
+        return run(state, action)
+
+    # Queries -------------------------------------------------------------------
+
+    def legal(self, state: SharkState) -> list[Legal]:
+        """What may happen next. ``start_search`` is listed exactly when the hardware
+        START may begin a search; ``time_up`` and ``stop`` exactly while the clock runs."""
+        p = state.player
+        out: list[Legal] = []
+        if state.phase == "move":
+            if not state.moved:
+                out.append(Legal("move", {"space": free_spaces(state)}, p))
+            out.append(Legal("start_search", player=p))
+        elif state.phase == "search":
+            assert state.search is not None
+            search = state.search
+            if search.method is None and not state.moved:
+                out.append(Legal("move", {"space": free_spaces(state)}, p))
+            if search.method is not None:
+                method = METHODS[search.method]
+                out += [replace(leg, player=p)
+                        for leg in method.legal(search, state.bag_view())]
+            if waiting(search):
+                out += [Legal("time_up", player=p), Legal("stop", player=p)]
+        elif state.phase == "dossier":
+            out += self._dossier_legal(state)
+        if state.phase != "over":
+            out.append(Legal("tally", {"dossiers": list(state.dossiers)}))
+        return out
+
+    def _dossier_legal(self, state: SharkState) -> list[Legal]:
+        p = state.player
+        if state.service is not None:
+            out = [Legal("skip_service", player=p)]
+            takers = service_targets(state)
+            if takers and (state.service == "paoletta" or len(state.mine.clues) >= 2):
+                choices: dict[str, list[Any]] = {
+                    "from": list(takers),
+                    "take": [c for t in takers for c in state.dossiers[t].clues]}
+                if state.service == "babanipoulos":
+                    choices["give"] = list(state.mine.clues)
+                out.insert(0, Legal("service", choices, p))
+            return out
+        out = []
+        can = dossiers.formable(state.mine, state.catalogue)
+        if can:
+            out.append(Legal("form", {"evidence": list(can)}, p))
+        out.append(Legal("end_turn", player=p))
+        return out
+
+    def view(self, state: SharkState) -> dict[str, Any]:
+        cat = state.catalogue
+        return {
+            "round": state.round,
+            "rounds": state.rounds,
+            "phase": state.phase,
+            "player": None if state.phase == "over" else state.player,
+            "positions": dict(state.positions),
+            "dossiers": {o: d.to_json(cat) for o, d in state.dossiers.items()},
+            "bag": cat.in_order(state.bag),
+            "box": list(state.box),
+            "search": state.search.to_json() if state.search else None,
+            "teams": {"+".join(t): list(t) for t in state.teams} or None,
+            "service": state.service,
+            "service_used": state.service_used,
+            "moved": state.moved,
+            "untracked": state.untracked,
+            "ended": state.ended,
+            "board": state.board.to_json(),
+            "catalogue": cat.to_json(),
+        }
+
+    def scores(self, state: SharkState) -> dict[str, int]:
+        return {o: d.points(state.catalogue) for o, d in state.dossiers.items()}
+
+    def current(self, state: SharkState) -> str | None:
+        return None if state.phase == "over" else state.player
+
+    def outcome(self, state: SharkState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        return Outcome(best(self.scores(state)), state.ended or "over")
+
+    def players(self, state: SharkState) -> Sequence[str]:
+        return state.players
+
+
+# The turn -------------------------------------------------------------------------
+
+
+def free_spaces(state: SharkState) -> list[str]:
+    """Empty usable spaces in another area than the current player's token."""
+    here = state.positions[state.player]
+    area = state.board.spaces[here].area if here else None
+    taken = set(state.positions.values())
+    return [s.id for s in state.board.usable(len(state.players))
+            if s.id not in taken and s.area != area]
+
+
+def _move(state: SharkState, action: Action) -> SharkState:
+    searching = state.phase == "search" and state.search and state.search.method is None
+    if state.phase != "move" and not searching:
+        raise IllegalAction("a spy dives at the start of the turn, before searching")
+    if state.moved:
+        raise IllegalAction(f"{state.player} has dived this turn already (undo to change it)")
+    space = action.get("space")
+    spaces = state.board.spaces
+    if not isinstance(space, str) or space not in spaces:
+        raise IllegalAction(f"there is no space {space!r}: spaces are {', '.join(spaces)}")
+    if spaces[space].dark and len(state.players) < DARK_FROM:
+        raise IllegalAction(f"{space} is a dark space: they are only used with "
+                            f"{DARK_FROM} or more spies")
+    holder = next((p for p, s in state.positions.items() if s == space), None)
+    if holder is not None:
+        raise IllegalAction(f"{space} is taken by {holder}: dive onto an empty space")
+    here = state.positions[state.player]
+    area = spaces[space].area
+    if here is not None and spaces[here].area == area:
+        raise IllegalAction(f"{state.player} is in area {area} already: dive into "
+                            "another area")
+    state = replace(state, positions={**state.positions, state.player: space}, moved=True)
+    if searching:   # the timer was started before the dive was entered
+        return replace(state, search=started(area, state.board.methods[area]))
+    return state
+
+
+def _start_search(state: SharkState, action: Action) -> SharkState:
+    if state.phase != "move":
+        raise IllegalAction(f"{state.player} has searched this turn already"
+                            if state.phase != "tally" else "all rounds are played: tally")
+    if not state.moved:
+        return replace(state, phase="search", search=started(None, None))
+    here = state.positions[state.player]
+    assert here is not None
+    area = state.board.spaces[here].area
+    return replace(state, phase="search", search=started(area, state.board.methods[area]))
+
+
+def _search(state: SharkState, action: Action) -> SharkState:
+    search = _running(state, action["type"])
+    if search.method is None:
+        raise IllegalAction("record the dive (move) first: the search method is the "
+                            "area's")
+    step = METHODS[search.method].act(search, action, state.bag_view())
+    return _stepped(state, step)
+
+
+def _clock(state: SharkState, action: Action) -> SharkState:
+    search = _running(state, action["type"])
+    if not waiting(search):
+        raise IllegalAction(f"the clock has stopped ({search.clock}): say which clues "
+                            "were selected in time (select)")
+    if search.method is None:     # timer-only turn: nothing to organise
+        state = replace(state, search=search.end(action["type"]), untracked=True)
+        return _next_turn(state)
+    return _stepped(state, METHODS[search.method].clock(search, action["type"]))
+
+
+def _running(state: SharkState, kind: str) -> Search:
+    if state.phase == "move":
+        raise IllegalAction(f"{kind} comes during a search: start_search first")
+    if state.phase != "search" or state.search is None:
+        raise IllegalAction(f"{state.player}'s search is over: organise the dossier or "
+                            "end_turn")
+    return state.search
+
+
+def _stepped(state: SharkState, step: Step) -> SharkState:
+    """Move the clues of one search step; at the search's end the mat joins the dossier."""
+    bag = (state.bag - set(step.drawn)) | set(step.back)
+    state = replace(state, bag=bag, search=step.search)
+    if step.search.ended is None:
+        return state
+    owner = state.owner(state.player)
+    mine = state.dossiers[owner]
+    mine = replace(mine, clues=(*mine.clues, *step.search.kept))
+    return replace(state, phase="dossier", dossiers={**state.dossiers, owner: mine})
+
+
+def _in_dossier(state: SharkState, kind: str) -> None:
+    if state.phase != "dossier":
+        raise IllegalAction(f"{kind} comes after the search, when the dossier is organised")
+
+
+def _form(state: SharkState, action: Action) -> SharkState:
+    _in_dossier(state, "form")
+    if state.service is not None:
+        raise IllegalAction(f"first use {SERVICE_NAMES[state.service]}'s service or "
+                            "skip_service")
+    mine, evidence = dossiers.form(state.mine, action, state.catalogue)
+    owner = state.owner(state.player)
+    state = replace(state, dossiers={**state.dossiers, owner: mine},
+                    box=(*state.box, *action["clues"]))
+    if evidence.service and not state.service_used:
+        state = replace(state, service=evidence.service)
+    return state
+
+
+def service_targets(state: SharkState) -> list[str]:
+    me = state.owner(state.player)
+    return [o for o, d in state.dossiers.items() if o != me and d.clues]
+
+
+def _service(state: SharkState, action: Action) -> SharkState:
+    _in_dossier(state, "service")
+    if state.service is None:
+        why = ("one service per turn: this evidence's service is ignored"
+               if state.service_used else "no evidence formed this turn calls a service")
+        raise IllegalAction(why)
+    target = state.owner_of(action.get("from"))
+    me = state.owner(state.player)
+    if target is None:
+        raise IllegalAction(f"{action.get('from')!r} has no dossier: take from one of "
+                            f"{', '.join(o for o in state.dossiers if o != me)}")
+    if target == me:
+        raise IllegalAction("a service takes a clue from another spy's dossier")
+    mine, theirs = dossiers.serve(state.service, state.dossiers[me], state.dossiers[target],
+                                  action, target)
+    return replace(state, dossiers={**state.dossiers, me: mine, target: theirs},
+                   service=None, service_used=True)
+
+
+def _skip_service(state: SharkState, action: Action) -> SharkState:
+    _in_dossier(state, "skip_service")
+    if state.service is None:
+        raise IllegalAction("there is no service to skip")
+    return replace(state, service=None)
+
+
+def _end_turn(state: SharkState, action: Action) -> SharkState:
+    if state.phase in ("move", "search"):
+        raise IllegalAction(f"{state.player} must dive and search before ending the turn")
+    if state.phase == "tally":
+        raise IllegalAction("all rounds are played: count the dossiers (tally)")
+    if state.service is not None:
+        raise IllegalAction(f"use {SERVICE_NAMES[state.service]}'s service or skip_service "
+                            "first")
+    return _next_turn(state)
+
+
+def _next_turn(state: SharkState) -> SharkState:
+    """Pass to the next seat; the first seat moves the turn marker; after the last
+    round the game ends (or waits for a tally if turns went untracked)."""
+    seat = (state.seat + 1) % len(state.players)
+    rnd = state.round + (1 if seat == 0 else 0)
+    state = replace(state, seat=seat, phase="move", moved=False, search=None,
+                    service=None, service_used=False)
+    if rnd <= state.rounds:
+        return replace(state, round=rnd)
+    if state.untracked:
+        return replace(state, phase="tally")
+    return replace(state, phase="over", ended=f"all {state.rounds} rounds are played")
+
+
+def _tally(state: SharkState, action: Action) -> SharkState:
+    counted = dossiers.tally(action, list(state.dossiers), state.owner_of, state.catalogue)
+    return replace(state, dossiers=counted, phase="over", search=None, service=None,
+                   ended="the dossiers were counted at the table (tally)")
+
+
+Handler = Callable[[SharkState, Action], SharkState]
+ACTIONS: dict[str, tuple[set[str], Handler]] = {
+    "move": ({"space"}, _move),
+    "start_search": (set(), _start_search),
+    "draw": ({"clue"}, _search),
+    "fistful": ({"clues"}, _search),
+    "select": ({"clues"}, _search),
+    "take": ({"clue"}, _search),
+    "time_up": (set(), _clock),
+    "stop": (set(), _clock),
+    "form": ({"evidence", "clues"}, _form),
+    "service": ({"from", "take", "give"}, _service),
+    "skip_service": (set(), _skip_service),
+    "end_turn": (set(), _end_turn),
+    "tally": ({"dossiers"}, _tally),
+}
+
+GAME = DrShark()

@@ -1,0 +1,119 @@
+"""Board geometry: which cells exist, which area each belongs to, the area die.
+
+A board is rows of characters, one a cell: an area digit (``1``..``9``), ``S`` a shark
+area, ``.`` no cell; and the faces of its area die. Cells are named like a spreadsheet
+(``A1`` top-left, :class:`companion.grid.Cell`). The named boards ship as data files
+next to this module: ``classic.json`` (1987/1991 edition: six zones of 5 x 4) and
+``kbg2022.json`` (a *reconstruction* of the 2022 board: four quarters around a 4 x 4
+shark area; edit the file if your board differs). An inline board is the same object:
+
+    {"rows": ["111112222S", ...], "area_die": ["1", "2", "3", "4", "S", "S"]}
+
+The die face ``S`` means "any shark-area cell".
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from companion.engine import BadSetup
+from companion.grid import Cell
+
+NAMED = ("classic", "kbg2022")
+SHARK = "S"
+AREA_CHARACTERS = frozenset("123456789S")
+
+
+@dataclass(frozen=True)
+class Board:
+    """A checked board: its rows, area die, and the geometry derived from them."""
+
+    name: str
+    rows: tuple[str, ...]
+    area_die: tuple[str, ...]
+    areas: Mapping[str, str]                   # cell -> area character
+    neighbours: Mapping[str, tuple[str, ...]]  # cell -> orthogonal cells on the board
+
+    def cells_of(self, area: str) -> list[str]:
+        """The cells of an area (``"3"``) or of every shark area (``"S"``), row by row."""
+        return [cell for cell, a in self.areas.items() if a == area]
+
+    def describe(self, area: str) -> str:
+        """``"area 3"`` or ``"the shark area"``, for messages."""
+        return "the shark area" if area == SHARK else f"area {area}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "rows": list(self.rows), "area_die": list(self.area_die)}
+
+
+@cache
+def named(name: str) -> Board:
+    """One of the boards shipped with the companion (``classic``, ``kbg2022``)."""
+    text = resources.files(__package__).joinpath(f"{name}.json").read_text("utf-8")
+    data = json.loads(text)
+    return build(name, data["rows"], data["area_die"])
+
+
+def load(option: object) -> Board:
+    """Check the ``board`` option (a name or an inline board object) and build it."""
+    if option is None:
+        option = "classic"
+    if isinstance(option, str):
+        if option not in NAMED:
+            raise BadSetup(f"unknown board {option!r}: choose {' or '.join(NAMED)}, or give "
+                           "a board object with \"rows\" and \"area_die\"")
+        return named(option)
+    if not isinstance(option, dict):
+        raise BadSetup("\"board\" is \"classic\", \"kbg2022\" or an object with \"rows\" "
+                       "and \"area_die\"")
+    extra = set(option) - {"rows", "area_die", "name"}
+    if extra:
+        raise BadSetup(f"a board object has \"rows\" and \"area_die\", not {sorted(extra)[0]!r}")
+    name = option.get("name", "custom")
+    if not isinstance(name, str):
+        raise BadSetup("a board's \"name\" is a string")
+    return build(name, option.get("rows"), option.get("area_die"))
+
+
+def build(name: str, rows: object, area_die: object) -> Board:
+    """A board from its rows and area die faces; :class:`BadSetup` says what is wrong."""
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
+        raise BadSetup("a board's \"rows\" is a list of strings, one character a cell: an "
+                       "area digit, \"S\" a shark area, \".\" no cell")
+    width = len(rows[0])
+    for number, row in enumerate(rows, 1):
+        if len(row) != width:
+            raise BadSetup(f"board row {number} has {len(row)} cells and row 1 has {width}: "
+                           "every row must be as long as the first (use \".\" for no cell)")
+        unknown = sorted(set(row) - AREA_CHARACTERS - {"."})
+        if unknown:
+            raise BadSetup(f"board row {number} has {unknown[0]!r}: a cell is an area digit "
+                           "1-9, \"S\" for a shark area or \".\" for no cell")
+    if width == 0 or width > 26 or len(rows) > 99:
+        raise BadSetup(f"a board is 1 to 26 cells wide and at most 99 high, not {width} x "
+                       f"{len(rows)}")
+    areas = {str(Cell(c, r)): ch for r, row in enumerate(rows)
+             for c, ch in enumerate(row) if ch != "."}
+    if not areas:
+        raise BadSetup("the board has no cells")
+    if (not isinstance(area_die, list) or not area_die
+            or not all(isinstance(f, str | int) and not isinstance(f, bool) for f in area_die)):
+        raise BadSetup("\"area_die\" is the list of the area die's faces, such as "
+                       "[\"1\", \"2\", \"3\", \"4\", \"S\", \"S\"]")
+    faces = tuple(str(f) for f in area_die)
+    present = set(areas.values())
+    for face in faces:
+        if face not in present:
+            where = "no shark-area cell (S)" if face == SHARK else f"no cell of area {face}"
+            raise BadSetup(f"the area die has a face {face!r} but the board has {where}")
+    neighbours = {}
+    for name_ in areas:
+        cell = Cell.parse(name_)
+        neighbours[name_] = tuple(str(n) for n in cell.neighbours() if str(n) in areas
+                                  and n.col >= 0 and n.row >= 0)
+    return Board(name, tuple(rows), faces, areas, neighbours)

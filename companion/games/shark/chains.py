@@ -1,0 +1,208 @@
+"""Placement and chains: lone buildings, chains, prices, the adjacency ban, takeovers.
+
+A *group* is a company's buildings joined orthogonally (across area borders); a group
+of two or more is a *chain*. Price of a company = $1000 x the buildings in its chains,
+at least $1000 while any of its buildings is on the board, $0 with none, at most $15000.
+
+Grey buildings (``neutral``) are barriers: they never join a group and do not count as
+neighbours, so a building whose only neighbours are grey is a lone building (it earns
+the $1000 lone bonus) and a black building may be placed next to grey.
+
+Black buildings (``joker``) are placed lone; a black building belongs to the company
+whose building is later placed next to it and counts in that company's groups (for the
+price and for takeover sizes). A black building already in a chain stays with that chain
+when another company's building is placed next to it: it is then part of the foreign
+group the new building would take over. Two black buildings are never neighbours, and
+after every placement a black building touches at most one company.
+
+Hostile takeover (RULINGS.md): the group G that holds the new building must be strictly
+larger than every other company's group next to any building of G. Then the placed
+company's price rises and its bonus is paid, *then* those groups leave the game (black
+buildings stay on the board and may join other chains), then prices are recomputed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from companion.engine import IllegalAction
+from companion.games.shark.board import Board
+from companion.games.shark.state import BLACK, COMPANIES, GREY, TOP_PRICE
+
+Buildings = Mapping[str, str]
+Owners = Mapping[str, str | None]
+"""Black cell -> the company whose group it belongs to (None: a lone black building)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A placement the rules allow, worked out before the board changes."""
+
+    cell: str
+    building: str
+    group: frozenset[str] = frozenset()                        # G, with the new building
+    foreign: tuple[tuple[str, frozenset[str]], ...] = ()       # groups G takes over
+    lone: bool = False
+    joins: frozenset[str] = frozenset()                        # lone black buildings G joins
+
+
+def owner(buildings: Buildings, board: Board, cell: str) -> str | None:
+    """The company a black building belongs to: the one next to it, if any."""
+    return next((buildings[n] for n in board.neighbours[cell]
+                 if buildings.get(n) in COMPANIES), None)
+
+
+def owners(buildings: Buildings, board: Board) -> dict[str, str | None]:
+    """Who each black building belongs to, on a board where none touches two companies."""
+    return {cell: owner(buildings, board, cell)
+            for cell, b in buildings.items() if b == BLACK}
+
+
+def _group(buildings: Buildings, board: Board, start: str, company: str,
+           owner_of: Callable[[str], str | None]) -> frozenset[str]:
+    """The group of ``company`` that holds ``start`` (``owner_of``: a black cell's
+    company)."""
+    group, todo = {start}, [start]
+    while todo:
+        for n in board.neighbours[todo.pop()]:
+            if n in group:
+                continue
+            b = buildings.get(n)
+            if b == company or (b == BLACK and owner_of(n) == company):
+                group.add(n)
+                todo.append(n)
+    return frozenset(group)
+
+
+def groups(buildings: Buildings, board: Board, company: str,
+           owned: Owners) -> list[frozenset[str]]:
+    """The company's groups (lone buildings and chains), black members included."""
+    seen: set[str] = set()
+    out = []
+    for start in sorted(c for c, b in buildings.items() if b == company):
+        if start not in seen:
+            group = _group(buildings, board, start, company, owned.get)
+            seen |= group
+            out.append(group)
+    return out
+
+
+def price(buildings: Buildings, board: Board, company: str, owned: Owners) -> int:
+    """The price formula of RULINGS.md for one company."""
+    chained = sum(len(g) for g in groups(buildings, board, company, owned) if len(g) >= 2)
+    if chained:
+        return min(TOP_PRICE, 1000 * chained)
+    return 1000 if company in buildings.values() else 0
+
+
+def prices(buildings: Buildings, board: Board, owned: Owners | None = None) -> dict[str, int]:
+    """Every company's price recomputed from the board."""
+    own = owners(buildings, board) if owned is None else owned
+    return {c: price(buildings, board, c, own) for c in COMPANIES}
+
+
+def examine(buildings: Buildings, board: Board, cell: str, building: str) -> Plan:
+    """Check a placement on an empty cell against the adjacency rules; the plan, or
+    :class:`IllegalAction` naming the rule, the cell and the numbers."""
+    near = [(n, buildings[n]) for n in board.neighbours[cell]
+            if n in buildings and buildings[n] != GREY]
+    if building == GREY:
+        return Plan(cell, building)
+    if building == BLACK:
+        if near:
+            n, b = near[0]
+            raise IllegalAction(f"a black building may only be placed as a lone building: "
+                                f"{cell} is next to the {b} building at {n}")
+        return Plan(cell, building, lone=True)
+    if not near:
+        return Plan(cell, building, frozenset({cell}), lone=True)
+    after = {**buildings, cell: building}
+    # black buildings near the new one and those of the groups it joins, by owner
+    owned: dict[str, str | None] = {}
+    joins = set()
+    for n, b in near:
+        if b == BLACK:
+            owned[n] = owner(buildings, board, n) or building
+            if owned[n] == building:
+                joins.add(n)
+
+    def owner_of(black: str) -> str | None:
+        if black not in owned:
+            owned[black] = owner(buildings, board, black)
+        return owned[black]
+
+    mine = _group(after, board, cell, building, owner_of)
+    foreign: dict[frozenset[str], str] = {}
+    for member in sorted(mine):
+        for n in board.neighbours[member]:
+            there = after.get(n)
+            other = owner_of(n) if there == BLACK else there
+            if other in COMPANIES and other != building and not any(n in g for g in foreign):
+                foreign[_group(buildings, board, n, other, owner_of)] = other
+    for theirs, other in sorted(foreign.items(), key=lambda kv: -len(kv[0])):
+        if len(theirs) >= len(mine):
+            raise IllegalAction(
+                f"{cell} is next to a {other} building and {building}'s chain "
+                f"({len(mine)}) is not larger than {other}'s ({len(theirs)}): a hostile "
+                f"takeover needs a strictly larger chain")
+    taken = tuple(sorted(((o, g) for g, o in foreign.items()), key=lambda og: sorted(og[1])))
+    return Plan(cell, building, mine, taken, lone=False, joins=frozenset(joins))
+
+
+def place(buildings: Buildings, board: Board, plan: Plan
+          ) -> tuple[dict[str, str], dict[str, int], dict[str, int]]:
+    """Carry out a checked placement.
+
+    Returns the board after any takeover, the buildings each company lost to it, and
+    the prices right after the building is placed (before the takeover's removals: the
+    placer's bonus is paid at that price). Prices after the takeover are ``prices()``
+    of the returned board.
+    """
+    after = {**buildings, plan.cell: plan.building}
+    if plan.building in (BLACK, GREY):
+        return after, {}, prices(after, board)
+    owned = {**owners(buildings, board), **dict.fromkeys(plan.joins, plan.building)}
+    raised = {c: price(after, board, c, owned) for c in COMPANIES}
+    lost: dict[str, int] = {}
+    for company, group in plan.foreign:
+        for cell in group:
+            if after[cell] == company:   # black buildings are never removed
+                del after[cell]
+                lost[company] = lost.get(company, 0) + 1
+    return after, lost, raised
+
+
+def pioneers(buildings: Buildings, board: Board, cell: str, building: str) -> bool:
+    """Is this the first building of its company in the cell's area (``pioneer``)?
+
+    Black and grey buildings never pioneer; a black building that belongs to the company
+    does not count as one of its buildings in the area.
+    """
+    if building not in COMPANIES:
+        return False
+    area = board.areas[cell]
+    return not any(b == building and board.areas[c] == area for c, b in buildings.items())
+
+
+def adjacent_foreign(buildings: Buildings, board: Board) -> list[tuple[str, str]]:
+    """Pairs of neighbouring cells that hold different companies (black buildings count
+    as their owner's); empty on every board the rules allow."""
+    owned = owners(buildings, board)
+
+    def company(cell: str) -> str | None:
+        b = buildings.get(cell)
+        return owned.get(cell) if b == BLACK else (b if b in COMPANIES else None)
+
+    out = []
+    for cell in buildings:
+        for n in board.neighbours[cell]:
+            a, b = company(cell), company(n)
+            if cell < n and a and b and a != b:
+                out.append((cell, n))
+        if buildings[cell] == BLACK:
+            touching = {buildings[n] for n in board.neighbours[cell]
+                        if buildings.get(n) in COMPANIES}
+            if len(touching) > 1:
+                out.append((cell, "+".join(sorted(touching))))
+    return out

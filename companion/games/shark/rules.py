@@ -1,0 +1,340 @@
+"""Shark: the companion as the banker.
+
+Actions are checked here, at the text boundary (names, numbers, whose turn, which step),
+and carried out by the rule modules: ``board`` (geometry), ``chains`` (placement, chains,
+prices, takeovers), ``market`` (trading, dividends, losses, forced sales, bankruptcy),
+``turn`` (the turn's state machine and the game end), ``dice`` (what a roll allows).
+
+Options: ``board`` (``"classic"``, ``"kbg2022"`` or a board object), ``variants`` (any
+of ``"joker"``, ``"neutral"``, ``"pioneer"``), ``starting_cash`` (dollars, a multiple
+of $1000, default 0). A ``roll`` without ``company`` and ``area`` is rolled by the
+companion (:meth:`Shark.resolve`) and logged with its faces.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from companion.engine import Action, BadSetup, Game, IllegalAction, Legal, Outcome, best
+from companion.games.shark import board as boards
+from companion.games.shark import dice, market, turn
+from companion.games.shark.state import (
+    BLACK,
+    BUILDINGS_PER_COMPANY,
+    BUY_LIMIT,
+    CHOOSE_STOCK,
+    COMPANIES,
+    FORCED_SALE,
+    GREY,
+    OVER,
+    PIONEER_ROLL,
+    PLACE,
+    SHARES_PER_COMPANY,
+    SPECIAL_BUILDINGS,
+    TRADE_AFTER,
+    TRADE_BEFORE,
+    VARIANTS,
+    SharkState,
+)
+from companion.grid import Cell
+
+STEP_ACTIONS = {
+    CHOOSE_STOCK: ("choose_stock",),
+    TRADE_BEFORE: ("buy", "sell", "roll"),
+    PLACE: ("place", "remove_neutral"),
+    PIONEER_ROLL: ("roll",),
+    FORCED_SALE: ("forced_sell",),
+    TRADE_AFTER: ("buy", "sell", "end_turn"),
+    OVER: (),
+}
+FIELDS = {
+    "choose_stock": {"company"}, "roll": {"company", "area"}, "place": {"cell", "company"},
+    "remove_neutral": {"cell"}, "buy": {"company", "count"}, "sell": {"company", "count"},
+    "forced_sell": {"player", "company", "count"}, "end_turn": set(),
+}
+
+
+class Shark(Game[SharkState]):
+    name = "shark"
+    title = "Shark"
+    min_players, max_players = 2, 6
+
+    def new(self, players: Sequence[str], options: Mapping[str, Any]) -> SharkState:
+        if not isinstance(options, Mapping):
+            raise BadSetup("options must be a JSON object")
+        unknown = set(options) - {"board", "variants", "starting_cash"}
+        if unknown:
+            raise BadSetup(f"unknown option {sorted(unknown)[0]!r}: Shark takes board, "
+                           "variants and starting_cash")
+        board = boards.load(options.get("board", "classic"))
+        variants = _variants(options.get("variants", []))
+        cash = options.get("starting_cash", 0)
+        if not isinstance(cash, int) or isinstance(cash, bool) or cash < 0 or cash % 1000:
+            raise BadSetup(f"\"starting_cash\" is dollars in $1000 notes (0, 1000, 2000, "
+                           f"...), not {cash!r}")
+        names = tuple(self.check_players(players))
+        special = {b: SPECIAL_BUILDINGS for b, v in ((BLACK, "joker"), (GREY, "neutral"))
+                   if v in variants}
+        return SharkState(
+            players=names, board=board, variants=variants, buildings={},
+            prices=dict.fromkeys(COMPANIES, 0), cash=dict.fromkeys(names, cash),
+            shares={p: dict.fromkeys(COMPANIES, 0) for p in names},
+            supply_buildings={**dict.fromkeys(COMPANIES, BUILDINGS_PER_COMPANY), **special},
+            supply_shares=dict.fromkeys(COMPANIES, SHARES_PER_COMPANY),
+            removed={**dict.fromkeys(COMPANIES, 0),
+                     **({GREY: 0} if "neutral" in variants else {})},
+        )
+
+    def resolve(self, state: SharkState, action: Action, rng: random.Random) -> Action:
+        """Digital dice: a roll without faces is rolled here and logged with them."""
+        if (action.get("type") == "roll" and "company" not in action
+                and "area" not in action and state.step in (TRADE_BEFORE, PIONEER_ROLL)):
+            face, area = dice.roll(state.board, rng)
+            return {**action, "company": face, "area": area}
+        return action
+
+    # Actions -------------------------------------------------------------------
+
+    def apply(self, state: SharkState, action: Action) -> SharkState:
+        if not isinstance(action, dict):
+            raise IllegalAction("an action must be a JSON object with a \"type\"")
+        kind = action.get("type")
+        if not isinstance(kind, str) or kind not in FIELDS:
+            raise IllegalAction(f"unknown action {kind!r}: Shark has {', '.join(FIELDS)}")
+        extra = set(action) - FIELDS[kind] - {"type"}
+        if extra:
+            raise IllegalAction(f"{kind} does not take {sorted(extra)[0]!r}")
+        if state.step == OVER:
+            raise IllegalAction(f"the game is over: {state.ended}")
+        if kind not in STEP_ACTIONS[state.step]:
+            raise IllegalAction(f"not now: {_waiting(state)}")
+        state = replace(state, payments=())
+        state = getattr(self, f"_{kind}")(state, action)
+        return turn.note_end(state)
+
+    def _choose_stock(self, state: SharkState, action: Action) -> SharkState:
+        state = market.choose_stock(state, _company(action))
+        if state.turn + 1 < len(state.players):
+            return replace(state, turn=state.turn + 1)
+        return turn.start(state)
+
+    def _roll(self, state: SharkState, action: Action) -> SharkState:
+        if "company" not in action and "area" not in action:
+            raise IllegalAction("the roll has no dice: say what the company die and the area "
+                                "die show (company, area), or let the companion roll")
+        face = action.get("company")
+        if face not in dice.COMPANY_DIE:
+            raise IllegalAction(f"the company die shows one of {', '.join(dice.COMPANY_DIE)}, "
+                                f"not {face!r}")
+        area = action.get("area")
+        area = str(area) if isinstance(area, str | int) and not isinstance(area, bool) else area
+        if area not in state.board.area_die:
+            faces = ", ".join(dict.fromkeys(state.board.area_die))
+            raise IllegalAction(f"this board's area die shows one of {faces}, not {area!r}")
+        return turn.roll(state, face, area)
+
+    def _place(self, state: SharkState, action: Action) -> SharkState:
+        assert state.roll is not None
+        building = action.get("company", state.roll[0])
+        if building not in (*COMPANIES, BLACK, GREY):
+            raise IllegalAction(f"a building is one of {', '.join((*COMPANIES, BLACK, GREY))}, "
+                                f"not {building!r}")
+        return turn.place(state, _cell(state, action.get("cell")), building)
+
+    def _remove_neutral(self, state: SharkState, action: Action) -> SharkState:
+        return turn.remove_neutral(state, _cell(state, action.get("cell")))
+
+    def _buy(self, state: SharkState, action: Action) -> SharkState:
+        return market.buy(state, _company(action), _count(action))
+
+    def _sell(self, state: SharkState, action: Action) -> SharkState:
+        return market.sell(state, _company(action), _count(action))
+
+    def _forced_sell(self, state: SharkState, action: Action) -> SharkState:
+        player = action.get("player")
+        if player not in state.players:
+            raise IllegalAction(f"forced_sell names the player who sells: one of "
+                                f"{', '.join(state.players)}, not {player!r}")
+        state = market.forced_sell(state, player, _company(action), _count(action))
+        return turn.after_settlement(state)
+
+    def _end_turn(self, state: SharkState, action: Action) -> SharkState:
+        return turn.end_turn(state)
+
+    # Queries -------------------------------------------------------------------
+
+    def legal(self, state: SharkState) -> list[Legal]:
+        who = self.current(state)
+        out = []
+        for kind in STEP_ACTIONS[state.step]:
+            choices = _choices(state, kind)
+            if choices is not None:
+                out.append(Legal(kind, choices, who))
+        return out
+
+    def view(self, state: SharkState) -> dict[str, Any]:
+        shown = [*COMPANIES, *(b for b in (BLACK, GREY) if b in state.supply_buildings)]
+        return {
+            "board_name": state.board.name,
+            "layout": list(state.board.rows),
+            "area_die": list(state.board.area_die),
+            "variants": sorted(state.variants),
+            "prices": dict(state.prices),
+            "cash": dict(state.cash),
+            "shares": {p: dict(s) for p, s in state.shares.items()},
+            "board": dict(sorted(state.buildings.items(),
+                                 key=lambda kv: _row_major(kv[0]))),
+            "supply": {"buildings": {b: state.supply_buildings[b] for b in shown},
+                       "shares": dict(state.supply_shares)},
+            "removed": dict(state.removed),
+            "bankrupt": list(state.bankrupt),
+            "pending": _pending(state),
+            "turn": {"player": state.player, "bought": state.bought,
+                     "pioneered": state.pioneered, "skipped": state.skipped},
+            "payments": [p.to_json() for p in state.payments],
+            "totals": dict(state.totals),
+            "ending": state.ending,
+            "ended": state.ended,
+        }
+
+    def scores(self, state: SharkState) -> dict[str, int]:
+        return {p: state.cash[p] + sum(n * state.prices[c] for c, n in state.shares[p].items())
+                for p in state.players}
+
+    def current(self, state: SharkState) -> str | None:
+        if state.step == OVER:
+            return None
+        return state.debtor or state.player
+
+    def outcome(self, state: SharkState) -> Outcome | None:
+        if state.step != OVER:
+            return None
+        scores = self.scores(state)
+        return Outcome(best({p: scores[p] for p in state.active()}), state.ended or "over")
+
+    def players(self, state: SharkState) -> Sequence[str]:
+        return state.players
+
+
+# What may be chosen now ----------------------------------------------------------
+
+
+def _choices(state: SharkState, kind: str) -> dict[str, list[Any]] | None:
+    """The choices of one action the step allows; ``None`` when none is possible."""
+    me = state.player
+    if kind == "choose_stock":
+        return {"company": list(COMPANIES)}
+    if kind == "buy":
+        cash, left = state.cash[me], BUY_LIMIT - state.bought
+        can = [c for c in COMPANIES
+               if 1000 <= state.prices[c] <= cash and state.supply_shares[c] > 0]
+        if not can or left <= 0:
+            return None
+        top = min(left, max(min(cash // state.prices[c], state.supply_shares[c]) for c in can))
+        return {"company": can, "count": list(range(1, top + 1))}
+    if kind == "sell":
+        held = [c for c in COMPANIES if state.prices[c] >= 1000 and state.shares[me][c] > 0]
+        if not held:
+            return None
+        most = max(state.shares[me][c] for c in held)
+        return {"company": held, "count": list(range(1, most + 1))}
+    if kind in ("place", "remove_neutral"):
+        options = turn.choices(state)
+        greys = options.pop("remove_neutral", [])
+        if kind == "remove_neutral":
+            return {"cell": greys} if greys else None
+        cells = sorted({c for cells in options.values() for c in cells}, key=_row_major)
+        return {"cell": cells, "company": list(options)} if cells else None
+    if kind == "forced_sell":
+        debtor = state.debts[0][0]
+        sellable = [c for c in COMPANIES if state.shares[debtor][c] > 0
+                    and market.forced_price(state.prices[c]) > 0]
+        return {"player": [debtor], "company": sellable}
+    return {}
+
+
+# Boundary checks ----------------------------------------------------------------
+
+
+def _variants(value: object) -> frozenset[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise BadSetup("\"variants\" is a list of \"joker\", \"neutral\", \"pioneer\"")
+    for v in value:
+        if v not in VARIANTS:
+            raise BadSetup(f"unknown variant {v!r}: choose from {', '.join(VARIANTS)}")
+    if len(set(value)) != len(value):
+        raise BadSetup("a variant is named twice in \"variants\"")
+    return frozenset(value)
+
+
+def _company(action: Action) -> str:
+    company = action.get("company")
+    if company not in COMPANIES:
+        raise IllegalAction(f"{action['type']} needs a company: one of {', '.join(COMPANIES)}, "
+                            f"not {company!r}")
+    assert isinstance(company, str)
+    return company
+
+
+def _count(action: Action) -> int:
+    count = action.get("count")
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        raise IllegalAction(f"{action['type']} needs a count of shares (1 or more), "
+                            f"not {count!r}")
+    return count
+
+
+def _cell(state: SharkState, name: object) -> str:
+    try:
+        cell = str(Cell.parse(name))
+    except ValueError as err:
+        raise IllegalAction(str(err)) from None
+    if cell not in state.board.areas:
+        raise IllegalAction(f"{cell} is not a cell of the {state.board.name} board")
+    return cell
+
+
+def _row_major(name: str) -> tuple[int, int]:
+    cell = Cell.parse(name)
+    return cell.row, cell.col
+
+
+def _waiting(state: SharkState) -> str:
+    """What the game waits for, in table words."""
+    who = state.debtor or state.player
+    return {
+        CHOOSE_STOCK: f"{who} chooses a starting share (choose_stock)",
+        TRADE_BEFORE: f"{who} may buy or sell, then rolls the dice",
+        PLACE: f"{who} places a building by the dice" + (
+            f" ({state.roll[0]}, {state.board.describe(state.roll[1])})" if state.roll
+            else ""),
+        PIONEER_ROLL: f"{who} pioneered and rolls again",
+        FORCED_SALE: f"{who} must sell shares to pay a loss (forced_sell)",
+        TRADE_AFTER: f"{who} may buy or sell, then ends the turn (end_turn)",
+    }[state.step]
+
+
+def _pending(state: SharkState) -> dict[str, Any] | None:
+    if state.step == OVER:
+        return None
+    who = state.debtor or state.player
+    out: dict[str, Any] = {"type": state.step, "player": who,
+                           "actions": list(STEP_ACTIONS[state.step]),
+                           "says": _waiting(state)}
+    if state.step in (TRADE_BEFORE, TRADE_AFTER):
+        out["may_buy"] = BUY_LIMIT - state.bought
+    if state.step == PLACE and state.roll:
+        out["roll"] = {"company": state.roll[0], "area": state.roll[1]}
+        out["choices"] = turn.choices(state)
+    if state.step == FORCED_SALE:
+        owed = state.debts[0][1]
+        out["owed"] = owed
+        out["short"] = owed - state.cash[who]
+        out["forced_prices"] = {c: market.forced_price(state.prices[c]) for c in COMPANIES}
+    return out
+
+
+GAME = Shark()

@@ -1,0 +1,1 @@
+"""The default Shoal deck (``deck.json``): a reconstruction, see docs/shoal.md."""

@@ -1,0 +1,235 @@
+"""Shoal: the companion checks every card laid and keeps the score.
+
+Players take turns in seat order; a turn is ``play {card, at: [x, y]}`` (the draw from
+the piles happens on the table and is not logged). Each player lays 10 cards; then the
+game is over and the score is visible fish plus the goal card's three goals
+(``scoring.py``). Placement rules are in ``placement.py``; unclear points are decided in
+``rules/RULINGS.md`` and ``docs/shoal.md``.
+
+Options: ``deck`` (``"default"`` or an inline deck object) and ``goal`` (a goal-card id of
+the deck, or an inline goal card). When a session is created without a goal, the
+companion draws one (``prepare``), so the stored options always name it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+from companion.engine import (
+    Action,
+    BadSetup,
+    Game,
+    IllegalAction,
+    Legal,
+    Outcome,
+    action_type,
+    best,
+)
+from companion.games.shoal import placement
+from companion.games.shoal.deck import BadDeck, Card, Deck, GoalCard, load_deck
+from companion.games.shoal.layout import FISH, Layout, ascii_art, count, to_cells
+from companion.games.shoal.scoring import score
+
+CARDS_EACH = 10
+
+
+@dataclass(frozen=True)
+class Play:
+    card: str
+    at: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ShoalState:
+    players: tuple[str, ...]
+    deck: Deck
+    deck_name: str                          # "default" or "inline"
+    goal: GoalCard
+    plays: Mapping[str, tuple[Play, ...]]   # each player's cards, bottom to top
+    shoals: Mapping[str, Layout]            # each player's visible sections
+    played: Mapping[str, str]               # card id -> the player who laid it
+    turn: int = 0                           # total cards laid so far
+
+    @property
+    def player(self) -> str:
+        return self.players[self.turn % len(self.players)]
+
+    @property
+    def over(self) -> bool:
+        return self.turn >= CARDS_EACH * len(self.players)
+
+
+@cache
+def default_deck() -> Deck:
+    return load_deck("default")
+
+
+class Shoal(Game[ShoalState]):
+    name = "shoal"
+    title = "Shoal"
+    min_players, max_players = 2, 4
+
+    def prepare(self, players: Sequence[str], options: Mapping[str, Any],
+                rng: random.Random) -> dict[str, Any]:
+        """Draw a goal card from the deck when the options name none."""
+        out = dict(options)
+        if "goal" not in out:
+            try:
+                deck = _deck(out.get("deck", "default"))
+            except BadSetup:
+                return out  # new() reports it
+            if deck.goals:
+                out["goal"] = rng.choice(sorted(deck.goals))
+        return out
+
+    def new(self, players: Sequence[str], options: Mapping[str, Any]) -> ShoalState:
+        unknown = set(options) - {"deck", "goal"}
+        if unknown:
+            raise BadSetup(f"unknown option {sorted(unknown)[0]!r}: Shoal takes deck and goal")
+        names = tuple(self.check_players(players))
+        deck_option = options.get("deck", "default")
+        deck = _deck(deck_option)
+        if "goal" not in options:
+            raise BadSetup("choose a goal card: \"goal\" is the id of one of the deck's ("
+                           f"{', '.join(deck.goals) or 'none'}) or an inline goal card")
+        try:
+            goal = deck.goal_card(options["goal"])
+        except BadDeck as err:
+            raise BadSetup(str(err)) from None
+        need = CARDS_EACH * len(names)
+        if len(deck.cards) < need:
+            raise BadSetup(f"{len(names)} players lay {need} cards but the deck has only "
+                           f"{len(deck.cards)}")
+        return ShoalState(
+            players=names, deck=deck,
+            deck_name="default" if deck_option == "default" else "inline", goal=goal,
+            plays={p: () for p in names}, shoals={p: {} for p in names}, played={},
+        )
+
+    # Actions -------------------------------------------------------------------
+
+    def apply(self, state: ShoalState, action: Action) -> ShoalState:
+        kind = action_type(action)
+        if state.over:
+            raise IllegalAction(f"the game is over: every player has laid {CARDS_EACH} cards")
+        if kind != "play":
+            raise IllegalAction(f"unknown action {kind!r}: in Shoal a turn is play "
+                                "{card, at: [x, y]}")
+        extra = set(action) - {"type", "card", "at", "player", "rotation"}
+        if extra:
+            raise IllegalAction(f"play does not take {sorted(extra)[0]!r} (it takes card "
+                                "and at)")
+        who = state.player
+        if action.get("player", who) != who:
+            raise IllegalAction(f"it is {who}'s turn, not {action['player']}'s")
+        if action.get("rotation", 0) != 0:
+            raise IllegalAction("fish cards cannot be rotated: fish always swim to the "
+                                "left (lay the card as printed, rotation 0)")
+        card = _card(state, action.get("card"))
+        at = _at(action.get("at"))
+        placement.check(state.shoals[who], card, at, f"{who}'s")
+        return replace(
+            state,
+            plays={**state.plays, who: (*state.plays[who], Play(card.id, at))},
+            shoals={**state.shoals, who: placement.place(state.shoals[who], card, at)},
+            played={**state.played, card.id: who},
+            turn=state.turn + 1,
+        )
+
+    # Queries -------------------------------------------------------------------
+
+    def legal(self, state: ShoalState) -> list[Legal]:
+        """One entry per card not yet laid that fits the shoal of the player to act,
+        with every offset where it fits: ``Legal("play", {"card": ["F07"], "at": [[1, 0],
+        ...]})``. (With cards that show a fish, some offset always fits: lay a fish
+        section of the card on the shoal's outermost fish in that corner's direction.)"""
+        if state.over:
+            return []
+        layout = state.shoals[state.player]
+        out = []
+        for card in state.deck.cards.values():
+            if card.id in state.played:
+                continue
+            spots = placement.allowed(layout, card)
+            if spots:
+                out.append(Legal("play", {"card": [card.id], "at": [list(s) for s in spots]},
+                                 player=state.player))
+        return out
+
+    def breakdown(self, state: ShoalState) -> dict[str, dict[str, Any]]:
+        return score(state.shoals, state.goal)
+
+    def view(self, state: ShoalState) -> dict[str, Any]:
+        scored = self.breakdown(state)
+        return {
+            "deck": state.deck_name,
+            "goal": {**state.goal.to_json(), "text": [g.describe() for g in state.goal.goals]},
+            "shoals": {p: {
+                "cells": to_cells(state.shoals[p]),
+                "cards": len(state.plays[p]),
+                "plays": [{"card": pl.card, "at": list(pl.at)} for pl in state.plays[p]],
+                "fish": count(state.shoals[p], FISH),
+                "ascii": ascii_art(state.shoals[p]),
+            } for p in state.players},
+            "breakdown": {p: scored[p]["breakdown"] for p in state.players},
+            "cards_per_player": CARDS_EACH,
+            "played": list(state.played),
+            "unplayed": [c for c in state.deck.cards if c not in state.played],
+            "cards": {c.id: [list(r) for r in c.sections] for c in state.deck.cards.values()},
+            "kinds": list(state.deck.kinds),
+        }
+
+    def scores(self, state: ShoalState) -> dict[str, int]:
+        return {p: s["total"] for p, s in self.breakdown(state).items()}
+
+    def current(self, state: ShoalState) -> str | None:
+        return None if state.over else state.player
+
+    def outcome(self, state: ShoalState) -> Outcome | None:
+        if not state.over:
+            return None
+        return Outcome(best(self.scores(state)),
+                       f"every player has laid {CARDS_EACH} cards")
+
+    def players(self, state: ShoalState) -> Sequence[str]:
+        return state.players
+
+
+# Helpers ------------------------------------------------------------------------
+
+
+def _deck(option: object) -> Deck:
+    if option == "default":
+        return default_deck()
+    if not isinstance(option, dict):
+        raise BadSetup("\"deck\" is \"default\" or an inline deck object with cards and goals")
+    try:
+        return load_deck(option)
+    except BadDeck as err:
+        raise BadSetup(str(err)) from None
+
+
+def _card(state: ShoalState, cid: object) -> Card:
+    if not isinstance(cid, str) or cid not in state.deck.cards:
+        ids = list(state.deck.cards)
+        span = f"{ids[0]} to {ids[-1]}" if len(ids) > 1 else ids[0]
+        raise IllegalAction(f"there is no card {cid!r} in the deck ({span})")
+    if cid in state.played:
+        raise IllegalAction(f"each card is played once per game: {cid} is already in "
+                            f"{state.played[cid]}'s shoal")
+    return state.deck.cards[cid]
+
+
+def _at(at: object) -> tuple[int, int]:
+    if (not isinstance(at, list | tuple) or len(at) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in at)):
+        raise IllegalAction(f"cards go at whole-section offsets: \"at\" is two whole numbers "
+                            f"[x, y] (x right, y down), not {at!r}")
+    return int(at[0]), int(at[1])
+
+
+GAME = Shoal()
