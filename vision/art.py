@@ -20,7 +20,7 @@ import numpy as np
 ART_PX_PER_MM = 6.0
 """Resolution of the generated card images (any resolution works for calibration)."""
 
-KINDS = ("angel", "clown", "puffer", "tang", "octopus")
+KINDS = ("angel", "clown", "puffer", "tang", "sardine", "octopus")
 """Fish kinds of the generated deck."""
 
 WATER = (236, 222, 178)  # BGR light sea blue
@@ -98,8 +98,9 @@ def shoal_card(sections: list[list[str]], section_mm: tuple[float, float],
             if value == "empty":
                 continue
             kinds = value.split("+")
-            length = min(sw, sh) * (0.62 if len(kinds) == 1 else 0.44 if len(kinds) == 2
-                                    else 0.34)
+            # big fish, as on printed cards: the kinds must be told apart from a table away
+            length = min(sw, 1.3 * sh) * (0.8 if len(kinds) == 1 else 0.58 if len(kinds) == 2
+                                          else 0.46)
             for kind, (fx, fy) in zip(kinds, _fish_spots(len(kinds), rng), strict=False):
                 draw_fish(img, kind, (x0 + fx * sw, y0 + fy * sh), length)
     frame = max(2, round(1.5 * ART_PX_PER_MM))

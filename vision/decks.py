@@ -1,5 +1,6 @@
-"""The files vision reads besides the mat: a Shoal ``deck.json`` and a Tokyo Poo Divers
-``faces.json`` (DESIGN.md, "Files for decks, goals, mats").
+"""The files vision reads besides the mat: a Shoal ``deck.json`` (read by the Shoal
+engine's loader) and a Tokyo Poo Divers ``faces.json`` (DESIGN.md, "Files for decks,
+goals, mats").
 
 Either may be named by the JSON file or by the folder that holds it; image paths inside
 are relative to the JSON file. Anything unusable is a :class:`VisionError` that says what
@@ -11,33 +12,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from companion.games.shoal import deck as shoal_deck
+from companion.games.shoal.deck import Deck
 from vision.errors import VisionError
 
 POO_FACES = ("closed", "blank", "sleeper", "object")
-
-
-@dataclass(frozen=True)
-class Card:
-    """A fish card: id, its 2 x 2 section values (row-major) and its face image, if any."""
-
-    id: str
-    sections: tuple[tuple[str, str], tuple[str, str]]
-    image: Path | None
-
-
-@dataclass(frozen=True)
-class Deck:
-    path: Path
-    """The deck.json file."""
-    section_mm: tuple[float, float]
-    cards: tuple[Card, ...]
-    data: dict[str, Any]
-    """The file as read (goal cards included)."""
-
-    def missing_images(self) -> list[str]:
-        return [c.id for c in self.cards if c.image is None or not c.image.is_file()]
 
 
 @dataclass(frozen=True)
@@ -66,30 +46,17 @@ def _size(value: object, what: str) -> tuple[float, float]:
     return float(value[0]), float(value[1])
 
 
-def load_deck(path: Path) -> Deck:
-    """Read a Shoal deck for vision (section size, each card's sections and image)."""
-    file, data = _read_json(path, "deck.json", "give the deck's JSON file or its folder")
+def load_deck(path: Path | str) -> Deck:
+    """The Shoal deck (the Shoal engine's own loader), as a :class:`VisionError` if bad."""
     try:
-        if not isinstance(data, dict):
-            raise ValueError("the file must hold a JSON object")
-        section_mm = _size(data.get("section_mm"), "section_mm")
-        cards = []
-        for i, raw in enumerate(data["cards"], 1):
-            cid = str(raw["id"])
-            rows = raw["sections"]
-            if (len(rows) != 2 or any(len(r) != 2 for r in rows)
-                    or not all(isinstance(v, str) and v for r in rows for v in r)):
-                raise ValueError(f"card {cid} (number {i}) must have 2 rows of 2 section "
-                                 "values such as \"empty\" or \"angel+puffer\"")
-            image = raw.get("image")
-            cards.append(Card(cid, ((rows[0][0], rows[0][1]), (rows[1][0], rows[1][1])),
-                              file.parent / image if image else None))
-        if not cards:
-            raise ValueError("it has no cards")
-    except (KeyError, TypeError, ValueError) as err:
-        msg = f"missing field {err}" if isinstance(err, KeyError) else str(err)
-        raise VisionError(f"the deck {file} does not load: {msg}") from None
-    return Deck(file, section_mm, tuple(cards), data)
+        return shoal_deck.load_deck(path)
+    except shoal_deck.BadDeck as err:
+        raise VisionError(f"the deck does not load: {' '.join(str(err).split())}") from None
+
+
+def missing_images(deck: Deck) -> list[str]:
+    """Ids of the cards that have no image file vision can use."""
+    return [c.id for c in deck.cards.values() if c.image is None or not c.image.is_file()]
 
 
 def load_faces(path: Path) -> Faces:

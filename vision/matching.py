@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.decks import Deck, Faces
+from vision.decks import Deck, Faces, missing_images
 from vision.errors import VisionError
 from vision.lighting import GLARE
 from vision.mat import MAT_GREY
@@ -145,17 +145,19 @@ CARD_INSET_MM = 2.5
 
 def shoal_templates(deck: Deck) -> Templates:
     """One template per section of every card image, plus the bare mat (``no-card``)."""
-    missing = deck.missing_images()
+    missing = missing_images(deck)
+    where = deck.source or "the deck"
     if missing:
-        raise VisionError(f"the deck {deck.path} has no image for card {missing[0]} "
+        raise VisionError(f"the deck {where} has no image for card {missing[0]} "
                           f"({len(missing)} cards without one): photograph the cards with "
                           "`companion vision capture-deck` or add straight-on scans")
-    images = [c.image for c in deck.cards if c.image is not None]
+    cards = list(deck.cards.values())
+    images = [c.image for c in cards if c.image is not None]
     box = deck.section_mm
 
     def build() -> tuple[list[str], list[np.ndarray]]:
         labels, feats = [NO_CARD], [np.ones(_feature_len(box, SECTION_INSET_MM), np.float32)]
-        for card in deck.cards:
+        for card in cards:
             assert card.image is not None
             for value, f in zip((v for row in card.sections for v in row),
                                 _image_features(card.image, box, SECTION_INSET_MM, (2, 2)),
@@ -164,7 +166,8 @@ def shoal_templates(deck: Deck) -> Templates:
                 feats.append(f)
         return labels, feats
 
-    return _cached("shoal", deck.path, images, box, SECTION_INSET_MM, build)
+    deck_file = deck.source or Path("deck.json")
+    return _cached("shoal", deck_file, images, box, SECTION_INSET_MM, build)
 
 
 def poo_templates(faces: Faces) -> Templates:
