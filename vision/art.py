@@ -44,10 +44,7 @@ def _seed(*parts: object) -> int:
 
 def _kind_style(kind: str) -> tuple[tuple[int, int, int], tuple[int, int, int], int]:
     """Colour, stripe colour and body shape (0 long, 1 tall, 2 round) of a fish kind."""
-    if kind in KINDS:
-        i = KINDS.index(kind)
-    else:
-        i = _seed(kind) % len(_PALETTE)
+    i = KINDS.index(kind) if kind in KINDS else _seed(kind) % len(_PALETTE)
     body, stripe = _PALETTE[i % len(_PALETTE)]
     return body, stripe, i % 3
 

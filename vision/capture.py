@@ -49,7 +49,7 @@ def find_cards(photo: np.ndarray, mat: MatSpec,
         # keep the card upright: a card lies within 45 degrees of square to the mat
         a = (angle + 45) % 90 - 45
         m = cv2.getRotationMatrix2D((cx, cy), a, 1.0)
-        m[:, 2] += (size[0] / 2 - cx, size[1] / 2 - cy)
+        m[:, 2] += np.array([size[0] / 2 - cx, size[1] / 2 - cy])
         out.append(cv2.warpAffine(image, m, size, flags=cv2.INTER_AREA))
     return out
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from companion.games.shoal import deck as shoal_deck
 from companion.games.shoal.deck import Deck

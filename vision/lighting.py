@@ -95,16 +95,16 @@ def flatten(rectified: np.ndarray, spec: MatSpec,
     b, g, r = cv2.split(flat)
     level = (b + g + r) / 3
     tint = cv2.max(cv2.max(cv2.absdiff(b, level), cv2.absdiff(g, level)),
-                   cv2.absdiff(r, level)) / cv2.max(level, 1e-3)
+                   cv2.absdiff(r, level)) / np.maximum(level, 1e-3)
     top = cv2.max(cv2.max(b, g), r)
     dark = cv2.min(cv2.min(*cv2.split(rectified)[:2]), cv2.split(rectified)[2])
-    core = (dark >= SATURATED).astype(np.uint8)
-    core = cv2.morphologyEx(core, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    core = cv2.morphologyEx((dark >= SATURATED).astype(np.uint8), cv2.MORPH_OPEN,
+                            np.ones((5, 5), np.uint8))
     # around a blown-out spot the glare fades, still brighter than the mat (and tinted
     # against the light's colour, as white light added after the light was divided out):
     # the glare is every bright patch that holds a blown-out core
     bright = ((level > 1.12) | core.astype(bool)).astype(np.uint8)
-    count, labels = cv2.connectedComponents(bright, connectivity=8)
+    _, labels = cv2.connectedComponents(bright, connectivity=8)
     hit = np.unique(labels[core.astype(bool)])
     glare = np.isin(labels, hit[hit > 0]) if len(hit) else np.zeros_like(core, bool)
     grow = round(2 * px_per_mm) * 2 + 1
@@ -116,6 +116,7 @@ def flatten(rectified: np.ndarray, spec: MatSpec,
     mask &= ~_marker_mask(spec, (h, w), px_per_mm, spec.marker_mm / 6 + 2)
     edge = round(EDGE_MM * px_per_mm)  # the table shows there when the mat is bent
     mask[:edge], mask[-edge:], mask[:, :edge], mask[:, -edge:] = False, False, False, False
+    # drop specks of noise, keep a card's printed frame (1 mm is 2 px)
     mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN,
-                            np.ones((3, 3), np.uint8)).astype(bool)
+                            np.ones((2, 2), np.uint8)).astype(bool)
     return flat, mask, glare

@@ -91,7 +91,8 @@ def _image_features(path: Path, box_mm: tuple[float, float], inset_mm: float,
     if img is None:
         raise VisionError(f"{path} is not an image OpenCV can read")
     cols, rows = split
-    size = (round(box_mm[0] * cols * FEATURE_PX_PER_MM), round(box_mm[1] * rows * FEATURE_PX_PER_MM))
+    size = (round(box_mm[0] * cols * FEATURE_PX_PER_MM),
+            round(box_mm[1] * rows * FEATURE_PX_PER_MM))
     flat = cv2.resize(img, size, interpolation=cv2.INTER_AREA).astype(np.float32) / MAT_GREY
     small = cv2.GaussianBlur(flat, (0, 0), BLUR_MM * FEATURE_PX_PER_MM,
                              borderType=cv2.BORDER_REPLICATE)

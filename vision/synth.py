@@ -22,6 +22,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.games.shoal import placement
+from companion.games.shoal.deck import load_deck
+from companion.games.shoal.layout import normalise
 from vision import art
 from vision.mat import MatSpec, render
 
@@ -87,20 +90,18 @@ class Scene:
 
 def legal_shoal(deck: dict[str, Any], rng: random.Random, cards: int = 10,
                 max_cols: int = 9, max_rows: int = 6) -> list[tuple[str, int, int]]:
-    """A legal Shoal play order (card id, x, y) under RULINGS.md, inside the given extent."""
-    sections = {c["id"]: c["sections"] for c in deck["cards"]}
+    """A legal Shoal play order (card id, x, y), by the Shoal engine's placement rules,
+    no wider than ``max_cols`` sections and no taller than ``max_rows``."""
+    by_id = load_deck(deck).cards
     for _ in range(200):
-        ids = list(sections)
+        ids = list(by_id)
         rng.shuffle(ids)
-        first = ids.pop()
-        order = [(first, 0, 0)]
-        visible = _cover({}, sections[first], 0, 0)
+        order: list[tuple[str, int, int]] = []
+        visible: dict[tuple[int, int], str] = {}
         while len(order) < cards and ids:
-            placed = False
             for cid in list(ids):
-                options = [(x, y) for x in range(-max_cols, max_cols)
-                           for y in range(-max_rows, max_rows)
-                           if _legal(visible, sections[cid], x, y, max_cols, max_rows)]
+                options = [(x, y) for x, y in placement.allowed(visible, by_id[cid])
+                           if _fits(visible, x, y, max_cols, max_rows)]
                 if options:
                     # hands spread their shoal more often than they stack it
                     weights = [1 + 3 * sum((x + dx, y + dy) not in visible
@@ -109,55 +110,30 @@ def legal_shoal(deck: dict[str, Any], rng: random.Random, cards: int = 10,
                     x, y = rng.choices(options, weights=weights)[0]
                     ids.remove(cid)
                     order.append((cid, x, y))
-                    visible = _cover(visible, sections[cid], x, y)
-                    placed = True
+                    visible = placement.place(visible, by_id[cid], (x, y))
                     break
-            if not placed:
+            else:
                 break
         if len(order) == cards:
             return order
     raise ValueError("could not lay out a legal shoal with this deck in this space")
 
 
-def _cover(visible: dict[tuple[int, int], str], card: list[list[str]], x: int,
-           y: int) -> dict[tuple[int, int], str]:
-    out = dict(visible)
-    for dy in range(2):
-        for dx in range(2):
-            out[(x + dx, y + dy)] = card[dy][dx]
-    return out
-
-
-def _legal(visible: dict[tuple[int, int], str], card: list[list[str]], x: int, y: int,
-           max_cols: int, max_rows: int) -> bool:
-    cells = {(x + dx, y + dy): card[dy][dx] for dy in range(2) for dx in range(2)}
-    if not any(c in visible for c in cells):
-        return False
-    for c, value in cells.items():
-        if value == "empty" and visible.get(c, "empty") != "empty":
-            return False
-    allx = [c[0] for c in (*visible, *cells)]
-    ally = [c[1] for c in (*visible, *cells)]
-    if max(allx) - min(allx) >= max_cols or max(ally) - min(ally) >= max_rows:
-        return False
-    fish = [c for c, v in cells.items() if v != "empty"]
-    if not fish:
-        return True
-    old_fish = {c for c, v in visible.items() if v != "empty"}
-    return any(c in old_fish or (c[0] + dx, c[1] + dy) in old_fish
-               for c in fish for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+def _fits(visible: dict[tuple[int, int], str], x: int, y: int, max_cols: int,
+          max_rows: int) -> bool:
+    xs = [c[0] for c in visible] + [x, x + 1]
+    ys = [c[1] for c in visible] + [y, y + 1]
+    return max(xs) - min(xs) < max_cols and max(ys) - min(ys) < max_rows
 
 
 def visible_layout(deck: dict[str, Any],
                    order: list[tuple[str, int, int]]) -> dict[tuple[int, int], str]:
     """The section value on top at every (x, y), normalised so min x and min y are 0."""
-    sections = {c["id"]: c["sections"] for c in deck["cards"]}
+    by_id = load_deck(deck).cards
     visible: dict[tuple[int, int], str] = {}
     for cid, x, y in order:
-        visible = _cover(visible, sections[cid], x, y)
-    x0 = min(x for x, _ in visible)
-    y0 = min(y for _, y in visible)
-    return {(x - x0, y - y0): v for (x, y), v in visible.items()}
+        visible = placement.place(visible, by_id[cid], (x, y))
+    return normalise(visible)
 
 
 # Scenes ------------------------------------------------------------------------------
@@ -255,7 +231,16 @@ def _jittered(rng: random.Random, d: Distortions, x: float, y: float, w: float,
             "angle_deg": rng.uniform(-d.jitter_deg, d.jitter_deg)}
 
 
-def _table_canvas(mat: MatSpec, rng: random.Random) -> np.ndarray:
+def mat_scene(mat: MatSpec, seed: int, distortions: Distortions = PRESETS["clean"],
+              sheet: np.ndarray | None = None) -> Scene:
+    """A photo of the bare mat; ``sheet`` is the printed image (any resolution), by
+    default the mat rendered from ``mat``."""
+    rng = random.Random(seed)
+    return _photograph(_table_canvas(mat, rng, sheet), mat, rng, distortions, {}, [])
+
+
+def _table_canvas(mat: MatSpec, rng: random.Random,
+                  sheet: np.ndarray | None = None) -> np.ndarray:
     """The mat on a wooden table, top-down at :data:`CANVAS_PX_PER_MM`."""
     r = CANVAS_PX_PER_MM
     w = round((mat.size_mm[0] + 2 * TABLE_MM) * r)
@@ -264,7 +249,9 @@ def _table_canvas(mat: MatSpec, rng: random.Random) -> np.ndarray:
     grain = np.sin(np.linspace(0, rng.uniform(30, 60), h))[:, None] * 12
     canvas = np.clip(wood[None, None, :] + grain[:, :, None]
                      + np.zeros((h, w, 3), np.float32), 0, 255).astype(np.uint8)
-    sheet = render(mat, r)
+    size = (round(mat.size_mm[0] * r), round(mat.size_mm[1] * r))
+    sheet = render(mat, r) if sheet is None else cv2.resize(sheet, size,
+                                                             interpolation=cv2.INTER_AREA)
     b = round(TABLE_MM * r)
     canvas[b:b + sheet.shape[0], b:b + sheet.shape[1]] = sheet
     return canvas
@@ -283,13 +270,13 @@ def _lay_card(canvas: np.ndarray, face: np.ndarray, placement: dict[str, Any]) -
     x1 = min(x0 + bw + 2 * pad, canvas.shape[1])
     y1 = min(y0 + bh + 2 * pad, canvas.shape[0])
     roi = canvas[y0:y1, x0:x1].astype(np.float32)
-    src = np.float32([[0, 0], [face.shape[1], 0], [0, face.shape[0]]])
+    src = np.array([[0, 0], [face.shape[1], 0], [0, face.shape[0]]], np.float32)
     a = math.radians(angle)  # the card's x axis is (ux, uy), its y axis (-uy, ux)
     ux, uy = math.cos(a), math.sin(a)
     tl = (cx - ux * w / 2 + uy * h / 2 - x0, cy - uy * w / 2 - ux * h / 2 - y0)
     tr = (tl[0] + ux * w, tl[1] + uy * w)
     bl = (tl[0] - uy * h, tl[1] + ux * h)
-    m = cv2.getAffineTransform(src, np.float32([tl, tr, bl]))
+    m = cv2.getAffineTransform(src, np.array([tl, tr, bl], np.float32))
     size = (x1 - x0, y1 - y0)
     card = cv2.warpAffine(face, m, size, flags=cv2.INTER_AREA).astype(np.float32)
     alpha = cv2.warpAffine(np.ones(face.shape[:2], np.float32), m, size)
@@ -327,8 +314,9 @@ def _photograph(canvas: np.ndarray, mat: MatSpec, rng: random.Random, d: Distort
         photo = np.clip(photo + noise, 0, 255).astype(np.uint8)
     if d.jpeg < 100:
         quality = rng.randint(d.jpeg, 95)
-        ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        photo = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        _, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        photo = photo if decoded is None else decoded
 
     def to_photo(points_mm: np.ndarray) -> np.ndarray:
         pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
