@@ -222,6 +222,27 @@ def poodivers_scene(faces: dict[str, list[np.ndarray]], card_mm: tuple[float, fl
     return _photograph(canvas, mat, rng, distortions, out, placements)
 
 
+def spread_scene(deck: dict[str, Any], ids: list[str], mat: MatSpec, seed: int,
+                 distortions: Distortions = PRESETS["clean"]) -> Scene:
+    """A photo of cards laid apart in rows of three, a little crooked, as for
+    ``companion vision capture-deck`` (at most nine Shoal cards on an A3 mat)."""
+    rng = random.Random(seed)
+    sw, sh = (float(v) for v in deck["section_mm"])
+    by_id = {c["id"]: c for c in deck["cards"]}
+    left, top, right, _ = _free_box(mat)
+    step_x, step_y = (right - left) / 3, 2 * sh + 15
+    canvas = _table_canvas(mat, rng)
+    placements = []
+    for i, cid in enumerate(ids):
+        face = art.shoal_card(by_id[cid]["sections"], (sw, sh), cid)
+        x, y = left + (i % 3 + 0.5) * step_x, top + 10 + sh + (i // 3) * step_y
+        placement = {"centre_mm": [x, y], "size_mm": [2 * sw, 2 * sh],
+                     "angle_deg": rng.uniform(-4, 4)}
+        _lay_card(canvas, face, placement)
+        placements.append({"card": cid, **placement})
+    return _photograph(canvas, mat, rng, distortions, {}, placements)
+
+
 def _jittered(rng: random.Random, d: Distortions, x: float, y: float, w: float,
               h: float) -> dict[str, Any]:
     """Where a hand really puts a card meant for the box (x, y, w, h) in mm."""
