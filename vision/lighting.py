@@ -30,7 +30,7 @@ _STEP_MM = 4.0
 """Resolution (mm per pixel) at which the light is estimated."""
 
 
-def _marker_mask(spec: MatSpec, shape: tuple[int, int], px_per_mm: float,
+def marker_mask(spec: MatSpec, shape: tuple[int, int], px_per_mm: float,
                  margin_mm: float) -> np.ndarray:
     """True on the markers and their white quiet zones."""
     out = np.zeros(shape, bool)
@@ -63,7 +63,7 @@ def flatten(rectified: np.ndarray, spec: MatSpec,
     small = cv2.resize(rectified, (max(8, round(w * scale)), max(8, round(h * scale))),
                        interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
     sh, sw = small.shape[:2]
-    markers = _marker_mask(spec, (sh, sw), 1 / _STEP_MM, spec.marker_mm / 6 + 2)
+    markers = marker_mask(spec, (sh, sw), 1 / _STEP_MM, spec.marker_mm / 6 + 2)
     band = np.zeros((sh, sw), bool)
     edge = max(2, round(24 / _STEP_MM))
     band[:edge], band[-edge:], band[:, :edge], band[:, -edge:] = True, True, True, True
@@ -98,22 +98,31 @@ def flatten(rectified: np.ndarray, spec: MatSpec,
                    cv2.absdiff(r, level)) / np.maximum(level, 1e-3)
     top = cv2.max(cv2.max(b, g), r)
     dark = cv2.min(cv2.min(*cv2.split(rectified)[:2]), cv2.split(rectified)[2])
-    core = cv2.morphologyEx((dark >= SATURATED).astype(np.uint8), cv2.MORPH_OPEN,
+    quiet = marker_mask(spec, (h, w), px_per_mm, spec.marker_mm / 6 + 2)
+    core = cv2.morphologyEx(((dark >= SATURATED) & ~quiet).astype(np.uint8), cv2.MORPH_OPEN,
                             np.ones((5, 5), np.uint8))
     # around a blown-out spot the glare fades, still brighter than the mat (and tinted
     # against the light's colour, as white light added after the light was divided out):
-    # the glare is every bright patch that holds a blown-out core
-    bright = ((level > 1.12) | core.astype(bool)).astype(np.uint8)
-    _, labels = cv2.connectedComponents(bright, connectivity=8)
-    hit = np.unique(labels[core.astype(bool)])
-    glare = np.isin(labels, hit[hit > 0]) if len(hit) else np.zeros_like(core, bool)
-    grow = round(2 * px_per_mm) * 2 + 1
-    glare = cv2.dilate(glare.astype(np.uint8), np.ones((grow, grow), np.uint8)).astype(bool)
+    # the glare is every bright patch that holds a blown-out core, and its faint rim
+    # reaches about as far again
+    bright = (((level > 1.12) & ~quiet) | core.astype(bool)).astype(np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=8)
+    glare = np.zeros((h, w), bool)
+    for i in np.unique(labels[core.astype(bool)]):
+        if i == 0:
+            continue
+        x, y, bw, bh, area = stats[i]
+        grow = round(max(2 * px_per_mm, np.sqrt(area / np.pi)))
+        x0, y0 = max(x - grow, 0), max(y - grow, 0)
+        x1, y1 = min(x + bw + grow, w), min(y + bh + grow, h)
+        spot = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
+        glare[y0:y1, x0:x1] |= cv2.dilate(spot, kernel).astype(bool)
     glare |= top > GLARE
     # a card differs from the mat in colour, or clearly in brightness (a shadow the
     # light estimate missed darkens the mat, so darker must be much darker)
     mask = ((tint > TINT) | (level > 1.0 + BRIGHTER) | (level < 1.0 - DARKER)) & ~glare
-    mask &= ~_marker_mask(spec, (h, w), px_per_mm, spec.marker_mm / 6 + 2)
+    mask &= ~quiet
     edge = round(EDGE_MM * px_per_mm)  # the table shows there when the mat is bent
     mask[:edge], mask[-edge:], mask[:, :edge], mask[:, -edge:] = False, False, False, False
     # drop specks of noise, keep a card's printed frame (1 mm is 2 px)

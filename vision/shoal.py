@@ -61,8 +61,10 @@ def read(photo: np.ndarray, deck: Deck, mat: MatSpec,
     small = matching.prepare(flat, PX_PER_MM)
     integral = cv2.integral(mask.astype(np.uint8))
     glare = cv2.integral(glare_mask.astype(np.uint8))
+    markers = cv2.integral(lighting.marker_mask(mat, mask.shape, PX_PER_MM,
+                                                mat.marker_mm / 6).astype(np.uint8))
     h, w = mask.shape
-    found: dict[tuple[int, int], tuple[str, float, tuple[float, float, float, float]]] = {}
+    cover: dict[tuple[int, int], tuple[float, float]] = {}
     for j in range(-1, int(h / ph) + 1):
         for i in range(-1, int(w / pw) + 1):
             x0, y0 = ox + i * pw, oy + j * ph
@@ -71,18 +73,28 @@ def read(photo: np.ndarray, deck: Deck, mat: MatSpec,
             blind = (glare[yb, xb] - glare[ya, xb] - glare[yb, xa] + glare[ya, xa])
             covered = (integral[yb, xb] - integral[ya, xb] - integral[yb, xa]
                        + integral[ya, xa]) / max(pw * ph - blind, pw * ph / 4)
-            if covered < MIN_COVER:
-                continue
-            x_mm, y_mm = x0 / PX_PER_MM, y0 / PX_PER_MM
-            patches = matching.features_at(small, x_mm, y_mm, (sw, sh), templates.inset_mm)
-            dist, shift = matching.distances(patches, templates)
-            label, conf, _ = matching.decide(dist, templates.labels)
-            if label == matching.NO_CARD:
-                continue
-            k = int(shift[int(np.argmin(dist))])
-            n = len(matching.SHIFTS_MM)
-            dx, dy = matching.SHIFTS_MM[k % n], matching.SHIFTS_MM[k // n]
-            found[(i, j)] = (label, conf, (x_mm + dx, y_mm + dy, sw, sh))
+            on_marker = (markers[yb, xb] - markers[ya, xb] - markers[yb, xa]
+                         + markers[ya, xa]) / (pw * ph)
+            if on_marker < 0.15:  # no card lies on a marker
+                cover[(i, j)] = (covered, blind / (pw * ph))
+    found: dict[tuple[int, int], tuple[str, float, tuple[float, float, float, float]]] = {}
+    for (i, j), (covered, blind) in cover.items():
+        # glare must not make a card vanish from a shoal: a cell half under glare, next to
+        # cards, is matched on what the glare leaves (a cell under more is lost)
+        beside = any(cover.get(c, (0.0, 0.0))[0] >= MIN_COVER
+                     for c in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)))
+        if covered < MIN_COVER and not (0.3 < blind < 0.6 and beside):
+            continue
+        x_mm, y_mm = (ox + i * pw) / PX_PER_MM, (oy + j * ph) / PX_PER_MM
+        patches = matching.features_at(small, x_mm, y_mm, (sw, sh), templates.inset_mm)
+        dist, shift = matching.distances(patches, templates)
+        label, conf, _ = matching.decide(dist, templates.labels)
+        if label == matching.NO_CARD:
+            continue
+        k = int(shift[int(np.argmin(dist))])
+        n = len(matching.SHIFTS_MM)
+        dx, dy = matching.SHIFTS_MM[k % n], matching.SHIFTS_MM[k // n]
+        found[(i, j)] = (label, conf * (1 - blind), (x_mm + dx, y_mm + dy, sw, sh))
     if not found:
         raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                           "and is this the right deck?")

@@ -68,9 +68,14 @@ PRESETS: dict[str, Distortions] = {
     "jpeg": Distortions(jpeg=40),
     "jitter": Distortions(jitter_mm=3.0, jitter_deg=3.0),
 }
+PRESETS["table"] = Distortions(
+    tilt_deg=25, rotation_deg=180, fill=(0.75, 0.97), barrel=0.03, light=0.6, glare=0.4,
+    shadow=0.5, noise=4.0, blur=1.0, jpeg=70, jitter_mm=2.0, jitter_deg=2.0)
+"""Everything at once at the strength of a phone held over a lit table."""
 PRESETS["hard"] = Distortions(
     tilt_deg=30, rotation_deg=180, fill=(0.7, 0.95), barrel=0.04, light=0.8, glare=0.8,
     shadow=0.8, noise=6.0, blur=1.5, jpeg=60, jitter_mm=3.0, jitter_deg=3.0)
+"""Everything at once near each bound: a blown-out glare can hide a whole card."""
 
 
 @dataclass
