@@ -66,11 +66,13 @@ def refine_grid(mask: np.ndarray, rows: tuple[str, ...], card_px: tuple[float, f
                      and rows[int(r)][int(c)] == "#" else -1.0 for c, r in cells])
     cw, ch = card_px
     x0, y0, px, py = start
-    span = 10 * PX_PER_MM
-    for _ in range(2):
+    # a wide first search: a stray bright blob (unsaturated glare) can stretch the box
+    span, pitch_span, pitch_step = 40 * PX_PER_MM, 3.0, 0.5
+    for _ in range(3):
         for axis in (0, 1):
             o = (x0, y0)[axis] + np.arange(-span, span + 1, PX_PER_MM)
-            p = (px, py)[axis] + np.arange(-2, 2.01, 0.25) * PX_PER_MM
+            p = (px, py)[axis] + np.arange(-pitch_span, pitch_span + 0.01,
+                                           pitch_step) * PX_PER_MM
             oo, pp = (v.reshape(-1, 1) for v in np.meshgrid(o, p))
             size = (cw, ch)[axis]
             lo = oo + cells[None, :, axis] * pp + 0.05 * size
@@ -93,7 +95,7 @@ def refine_grid(mask: np.ndarray, rows: tuple[str, ...], card_px: tuple[float, f
                 x0, px = float(oo[k, 0]), float(pp[k, 0])
             else:
                 y0, py = float(oo[k, 0]), float(pp[k, 0])
-        span = 2 * PX_PER_MM
+        span, pitch_span, pitch_step = 3 * PX_PER_MM, 0.5, 0.125
     return x0, y0, px, py
 
 
