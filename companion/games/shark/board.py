@@ -19,7 +19,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
 
 from companion.engine import BadSetup
 from companion.grid import Cell
@@ -46,9 +45,6 @@ class Board:
     def describe(self, area: str) -> str:
         """``"area 3"`` or ``"the shark area"``, for messages."""
         return "the shark area" if area == SHARK else f"area {area}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "rows": list(self.rows), "area_die": list(self.area_die)}
 
 
 @cache
@@ -114,6 +110,5 @@ def build(name: str, rows: object, area_die: object) -> Board:
     neighbours = {}
     for name_ in areas:
         cell = Cell.parse(name_)
-        neighbours[name_] = tuple(str(n) for n in cell.neighbours() if str(n) in areas
-                                  and n.col >= 0 and n.row >= 0)
+        neighbours[name_] = tuple(str(n) for n in cell.neighbours() if str(n) in areas)
     return Board(name, tuple(rows), faces, areas, neighbours)

@@ -184,25 +184,3 @@ def pioneers(buildings: Buildings, board: Board, cell: str, building: str) -> bo
     area = board.areas[cell]
     return not any(b == building and board.areas[c] == area for c, b in buildings.items())
 
-
-def adjacent_foreign(buildings: Buildings, board: Board) -> list[tuple[str, str]]:
-    """Pairs of neighbouring cells that hold different companies (black buildings count
-    as their owner's); empty on every board the rules allow."""
-    owned = owners(buildings, board)
-
-    def company(cell: str) -> str | None:
-        b = buildings.get(cell)
-        return owned.get(cell) if b == BLACK else (b if b in COMPANIES else None)
-
-    out = []
-    for cell in buildings:
-        for n in board.neighbours[cell]:
-            a, b = company(cell), company(n)
-            if cell < n and a and b and a != b:
-                out.append((cell, n))
-        if buildings[cell] == BLACK:
-            touching = {buildings[n] for n in board.neighbours[cell]
-                        if buildings.get(n) in COMPANIES}
-            if len(touching) > 1:
-                out.append((cell, "+".join(sorted(touching))))
-    return out

@@ -106,23 +106,25 @@ def sell(state: SharkState, company: str, count: int) -> SharkState:
 def settle(state: SharkState, old: Mapping[str, int]) -> SharkState:
     """Dividends, then queue the losses of every company whose price changed since
     ``old`` and settle them as far as cash allows."""
-    dividends, owed = [], dict.fromkeys(state.players, 0)
+    dividends = []
+    owed: dict[str, int] = dict.fromkeys(state.players, 0)
+    why: dict[str, list[str]] = {p: [] for p in state.players}
     for company in COMPANIES:
         change = state.prices[company] - old[company]
         for player in state.active():
             held = state.shares[player][company]
             if not held or not change:
                 continue
+            what = f"{company} {money(old[company])} -> {money(state.prices[company])} x {held}"
             if change > 0:
-                dividends.append(Payment(player, "dividend", change * held,
-                                         f"{company} {money(old[company])} -> "
-                                         f"{money(state.prices[company])} x {held}"))
+                dividends.append(Payment(player, "dividend", change * held, what))
             elif player != state.player:
                 owed[player] += -change * held
+                why[player].append(what)
     state = pay(state, dividends)
     seats = len(state.players)
     order = [state.players[(state.turn + i) % seats] for i in range(1, seats)]
-    debts = tuple((p, owed[p]) for p in order if owed[p] > 0)
+    debts = tuple((p, owed[p], "loss: " + ", ".join(why[p])) for p in order if owed[p] > 0)
     return collect(replace(state, debts=state.debts + debts))
 
 
@@ -130,14 +132,14 @@ def collect(state: SharkState) -> SharkState:
     """Settle the queued losses in order; stop at a debtor who must choose shares to sell
     (step ``forced_sale``). With no debts left the step is left for the turn to set."""
     while state.debts:
-        player, owed = state.debts[0]
+        player, owed, why = state.debts[0]
         cash = state.cash[player]
         if cash >= owed:
-            state = pay(state, [Payment(player, "loss", -owed, "loss")])
+            state = pay(state, [Payment(player, "loss", -owed, why)])
         elif cash + _forced_value(state, player) >= owed:
             return replace(state, step=FORCED_SALE)
         else:
-            state = _bankrupt(state, player, owed)
+            state = _bankrupt(state, player, owed, why)
         state = replace(state, debts=state.debts[1:])
     return state
 
@@ -146,12 +148,12 @@ def _forced_value(state: SharkState, player: str) -> int:
     return sum(forced_price(state.prices[c]) * n for c, n in state.shares[player].items())
 
 
-def _bankrupt(state: SharkState, player: str, owed: int) -> SharkState:
+def _bankrupt(state: SharkState, player: str, owed: int, why: str) -> SharkState:
     for company, held in state.shares[player].items():
         if held:
             state = _forced_sale(state, player, company, held)
     state = pay(state, [Payment(player, "loss", -state.cash[player],
-                                f"loss of {money(owed)}, paid what was left: bankrupt")])
+                                f"{why} = {money(owed)}, paid what was left: bankrupt")])
     return replace(state, bankrupt=(*state.bankrupt, player))
 
 
@@ -164,7 +166,7 @@ def _forced_sale(state: SharkState, player: str, company: str, count: int) -> Sh
 
 def forced_sell(state: SharkState, player: str, company: str, count: int) -> SharkState:
     """The debtor sells shares at the forced price; the loss is paid once covered."""
-    debtor, owed = state.debts[0]
+    debtor, owed, _ = state.debts[0]
     if player != debtor:
         raise IllegalAction(f"{debtor} owes {money(owed)} and must sell shares now, not "
                             f"{player}")

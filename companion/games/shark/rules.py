@@ -8,7 +8,9 @@ prices, takeovers), ``market`` (trading, dividends, losses, forced sales, bankru
 Options: ``board`` (``"classic"``, ``"kbg2022"`` or a board object), ``variants`` (any
 of ``"joker"``, ``"neutral"``, ``"pioneer"``), ``starting_cash`` (dollars, a multiple
 of $1000, default 0). A ``roll`` without ``company`` and ``area`` is rolled by the
-companion (:meth:`Shark.resolve`) and logged with its faces.
+companion (:meth:`Shark.resolve`) and logged with its faces. ``place`` may leave out
+``company`` when the company die shows a company; on a black or grey face it must name
+the building chosen.
 """
 
 from __future__ import annotations
@@ -138,7 +140,12 @@ class Shark(Game[SharkState]):
 
     def _place(self, state: SharkState, action: Action) -> SharkState:
         assert state.roll is not None
-        building = action.get("company", state.roll[0])
+        face = state.roll[0]
+        if "company" not in action and face not in COMPANIES:
+            buildings, _ = dice.allowed(face, state.variants, state.supply_buildings)
+            raise IllegalAction(f"the company die shows {face}: say which building to place "
+                                f"(company): {', '.join(buildings)}")
+        building = action.get("company", face)
         if building not in (*COMPANIES, BLACK, GREY):
             raise IllegalAction(f"a building is one of {', '.join((*COMPANIES, BLACK, GREY))}, "
                                 f"not {building!r}")
@@ -168,12 +175,7 @@ class Shark(Game[SharkState]):
 
     def legal(self, state: SharkState) -> list[Legal]:
         who = self.current(state)
-        out = []
-        for kind in STEP_ACTIONS[state.step]:
-            choices = _choices(state, kind)
-            if choices is not None:
-                out.append(Legal(kind, choices, who))
-        return out
+        return [Legal(kind, choices, who) for kind, choices in _possible(state).items()]
 
     def view(self, state: SharkState) -> dict[str, Any]:
         shown = [*COMPANIES, *(b for b in (BLACK, GREY) if b in state.supply_buildings)]
@@ -220,6 +222,16 @@ class Shark(Game[SharkState]):
 
 
 # What may be chosen now ----------------------------------------------------------
+
+
+def _possible(state: SharkState) -> dict[str, dict[str, list[Any]]]:
+    """The actions possible now, each with its choices."""
+    out = {}
+    for kind in STEP_ACTIONS[state.step]:
+        choices = _choices(state, kind)
+        if choices is not None:
+            out[kind] = choices
+    return out
 
 
 def _choices(state: SharkState, kind: str) -> dict[str, list[Any]] | None:
@@ -322,7 +334,7 @@ def _pending(state: SharkState) -> dict[str, Any] | None:
         return None
     who = state.debtor or state.player
     out: dict[str, Any] = {"type": state.step, "player": who,
-                           "actions": list(STEP_ACTIONS[state.step]),
+                           "actions": list(_possible(state)),
                            "says": _waiting(state)}
     if state.step in (TRADE_BEFORE, TRADE_AFTER):
         out["may_buy"] = BUY_LIMIT - state.bought
@@ -330,9 +342,10 @@ def _pending(state: SharkState) -> dict[str, Any] | None:
         out["roll"] = {"company": state.roll[0], "area": state.roll[1]}
         out["choices"] = turn.choices(state)
     if state.step == FORCED_SALE:
-        owed = state.debts[0][1]
+        _, owed, why = state.debts[0]
         out["owed"] = owed
         out["short"] = owed - state.cash[who]
+        out["for"] = why
         out["forced_prices"] = {c: market.forced_price(state.prices[c]) for c in COMPANIES}
     return out
 

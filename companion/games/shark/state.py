@@ -67,7 +67,7 @@ class SharkState:
     pioneered: bool = False                    # the pioneer's extra roll is used
     pioneer_again: bool = False                # roll again once the losses are settled
     skipped: str | None = None                 # why this turn's placement was skipped
-    debts: tuple[tuple[str, int], ...] = ()    # losses still to settle, in order
+    debts: tuple[tuple[str, int, str], ...] = ()   # (player, owed, what for), in order
     bankrupt: tuple[str, ...] = ()
     ending: str | None = None                  # an end condition met this turn
     ended: str | None = None

@@ -78,10 +78,13 @@ def roll(state: SharkState, face: str, area: str) -> SharkState:
     state = replace(state, roll=(face, area), step=PLACE, skipped=None)
     if choices(state):
         return state
-    where = state.board.describe(area)
-    what = f"a {face} building" if face in COMPANIES else "any building"
-    return replace(state, step=TRADE_AFTER,
-                   skipped=f"no legal cell for {what} in {where}: the placement is skipped")
+    named = f"{face} building" if face in COMPANIES else None
+    if dice.allowed(face, state.variants, state.supply_buildings) == ([], False):
+        why = f"no {named or 'building'} is left in the supply"
+    else:
+        what = f"a {named}" if named else "any building"
+        why = f"no legal cell for {what} in {state.board.describe(area)}"
+    return replace(state, step=TRADE_AFTER, skipped=f"{why}: the placement is skipped")
 
 
 def place(state: SharkState, cell: str, building: str) -> SharkState:

@@ -49,7 +49,7 @@ def choose(state: SharkState, rnd: random.Random, greed: float = 0.5) -> dict[st
         company = rnd.choice(list(legal[kind].choices["company"]))
         return {"type": kind, "company": company,
                 "count": rnd.randint(1, state.shares[me][company])}
-    debtor, owed = state.debts[0]
+    debtor, owed, _ = state.debts[0]
     company = rnd.choice(list(legal[kind].choices["company"]))
     fp = forced_price(state.prices[company])
     needed = -(-(owed - state.cash[debtor]) // fp)

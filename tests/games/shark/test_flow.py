@@ -122,6 +122,19 @@ def test_pending_says_what_the_engine_waits_for() -> None:
     assert "Ann places a building" in pending["says"]
 
 
+def test_pending_lists_only_the_actions_possible_now() -> None:
+    # no neutral variant: nothing to remove; no price of $1000 yet: nothing to trade
+    state = started(starting_cash=5000)
+    assert GAME.view(state)["pending"]["actions"] == ["roll"]
+    state = play(state, roll("black", "1"))
+    assert GAME.view(state)["pending"]["actions"] == ["place"]
+    state = play(state, place("A1", "red"))
+    assert GAME.view(state)["pending"]["actions"] == ["buy", "sell", "end_turn"]
+    state = drawn(started(variants=["neutral"]), "n", at="J12")
+    assert GAME.view(play(state, roll("grey", "1")))["pending"]["actions"] == [
+        "place", "remove_neutral"]
+
+
 def test_dice_faces_are_checked() -> None:
     state = started()
     with pytest.raises(IllegalAction, match="company die shows one of red, blue"):

@@ -145,6 +145,16 @@ def test_losses_are_settled_in_seat_order_after_the_current_player() -> None:
     assert [p.player for p in state.payments if p.kind == "loss"] == ["Dan", "Ann", "Ben"]
 
 
+def test_a_loss_names_the_companies_the_prices_and_the_shares() -> None:
+    # red at B5 takes over the green building at A5 and the blue one at B6
+    state = drawn(started(stocks=["green"] * 3), "g.rr", ".b..", at="A5")
+    state = holding(holding(state, "Ben", cash=5000), "Cid", cash=5000, green=2, blue=3)
+    state = build(state, "B5", "red")
+    assert [(p.player, p.amount, p.note) for p in state.payments if p.kind == "loss"] == [
+        ("Ben", -1000, "loss: green $1000 -> $0 x 1"),
+        ("Cid", -5000, "loss: blue $1000 -> $0 x 3, green $1000 -> $0 x 2")]
+
+
 # Forced sale and bankruptcy -----------------------------------------------------------
 
 
@@ -170,10 +180,13 @@ def test_forced_sale_is_a_pending_decision_of_the_debtor() -> None:
     assert view["pending"]["type"] == "forced_sale"
     assert view["pending"]["player"] == "Ben" and view["pending"]["owed"] == 6000
     assert view["pending"]["short"] == 3000
+    assert view["pending"]["for"] == "loss: green $3000 -> $0 x 2"
     assert view["pending"]["forced_prices"]["red"] == 2000
     assert GAME.current(state) == "Ben" and state.cash["Ben"] == 3000
     # Cid's loss waits behind Ben's in seat order (Cid had a $1000 red dividend)
-    assert state.debts == (("Ben", 6000), ("Cid", 3000)) and state.cash["Cid"] == 10000
+    assert state.debts == (("Ben", 6000, "loss: green $3000 -> $0 x 2"),
+                           ("Cid", 3000, "loss: green $3000 -> $0 x 1"))
+    assert state.cash["Cid"] == 10000
 
 
 def test_forced_sale_sells_until_the_loss_is_covered_and_no_more() -> None:
@@ -220,6 +233,23 @@ def test_a_bankrupt_player_pays_what_is_left_after_selling_everything() -> None:
                            ("Ben", "sale", 2000), ("Ben", "sale", 0), ("Ben", "loss", -4000)]
     assert state.bankrupt == ("Ben",) and state.cash["Ben"] == 0
     assert state.shares["Ben"] == {"red": 0, "blue": 0, "green": 0, "yellow": 0}
+
+
+def test_losses_after_a_forced_sale_go_on_in_seat_order_through_a_bankruptcy() -> None:
+    # Ann's red takes over green (3000 -> 0): Ben sells, then Cid goes bankrupt, then Dan
+    state = drawn(started(("Ann", "Ben", "Cid", "Dan"), stocks=["red"] + ["green"] * 3),
+                  "rrrr.ggg", at="A6")
+    state = holding(state, "Ben", cash=0, green=2, red=3)
+    state = holding(holding(state, "Cid", cash=1000, green=2), "Dan", cash=9000, green=1)
+    state = build(state, "E6", "red")
+    assert GAME.current(state) == "Ben" and [d[:2] for d in state.debts] == [
+        ("Ben", 6000), ("Cid", 6000), ("Dan", 3000)]
+    state = play(state, forced("Ben", "red", 2))
+    assert paid(state) == [("Ben", "sale", 4000), ("Ben", "loss", -6000),
+                           ("Cid", "sale", 0), ("Cid", "loss", -1000), ("Dan", "loss", -3000)]
+    assert state.bankrupt == ("Cid",) and state.step == "trade_after"
+    assert state.cash == {"Ann": 6000, "Ben": 1000, "Cid": 0, "Dan": 6000}
+    assert play(state, END).player == "Ben"
 
 
 def test_the_game_ends_when_one_player_is_left() -> None:

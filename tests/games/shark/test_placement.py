@@ -4,6 +4,8 @@ one test per rule and ruling (classic board: area 1 is A1:E4, 2 F1:J4, 3 A5:E8, 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from companion.engine import IllegalAction
@@ -85,6 +87,17 @@ def test_a_black_or_grey_face_lets_the_player_choose_any_company(face: str) -> N
         GAME.apply(state, place("G3", face))
 
 
+@pytest.mark.parametrize("variants", [[], ["joker"], ["neutral"], ["joker", "neutral"]])
+@pytest.mark.parametrize("face", ["black", "grey"])
+def test_a_black_or_grey_face_needs_the_building_named(face: str, variants: list[str]
+                                                       ) -> None:
+    # the die leaves the choice to the player: no building is placed by default
+    state = play(started(variants=variants), roll(face, "2"))
+    with pytest.raises(IllegalAction, match=f"the company die shows {face}: say which "
+                                            r"building to place \(company\): red, blue"):
+        GAME.apply(state, {"type": "place", "cell": "G3"})
+
+
 def test_the_shark_face_means_any_cell_of_the_shark_area() -> None:
     state = play(started(board="kbg2022"), roll("blue", "S"))
     assert set(GAME.view(state)["pending"]["choices"]["blue"]) == {
@@ -113,6 +126,15 @@ def test_a_placement_is_skipped_when_no_cell_of_the_area_is_legal() -> None:
     assert "no legal cell for a red building in area 1" in view["turn"]["skipped"]
     assert GAME.current(state) == "Ann"
     assert play(state, {"type": "end_turn"}).player == "Ben"
+
+
+def test_a_placement_is_skipped_when_the_supply_has_no_building_of_the_company() -> None:
+    state = started()
+    state = replace(state, supply_buildings={**state.supply_buildings, "red": 0})
+    state = play(state, roll("red", "1"))
+    assert state.step == "trade_after" and state.buildings == {}
+    assert GAME.view(state)["turn"]["skipped"] == (
+        "no red building is left in the supply: the placement is skipped")
 
 
 # Prices and bonuses -------------------------------------------------------------------

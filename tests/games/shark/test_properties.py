@@ -9,8 +9,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine import IllegalAction
+from companion.engine import BadSetup, IllegalAction
 from companion.games.shark import GAME, SharkState
+from companion.games.shark.dice import allowed
+from companion.games.shark.rules import FIELDS as ACTION_FIELDS
 from companion.grid import Cell
 from tests.games.shark.driver import VARIANT_SETS, play
 
@@ -56,6 +58,24 @@ def formula(state: SharkState) -> dict[str, int]:
     return out
 
 
+def bonus(before: SharkState, action: dict[str, Any], after: SharkState) -> list[int]:
+    """The placer's bonus as a banker works it out by hand (a takeover's bonus, paid
+    before the removal, is left to the takeover tests)."""
+    cell, building = action["cell"], action["company"]
+    if building == "grey":
+        return []
+    if building == "black":
+        top = max(before.prices.values())
+        return [top] if top else []
+    if len(after.buildings) <= len(before.buildings):           # a takeover
+        return [x.amount for x in after.payments if x.kind == "bonus"]
+    if after.prices[building] > before.prices[building]:
+        return [after.prices[building]]
+    lone = all(before.buildings.get(n) in (None, "grey") for n in neighbours(before, cell))
+    pioneer = after.pioneered and not before.pioneered
+    return [1000] if lone or pioneer else []
+
+
 def check(before: SharkState, action: dict[str, Any], after: SharkState,
           start_cash: int) -> None:
     # money: every change of cash is a payment of this action, by kind
@@ -74,6 +94,8 @@ def check(before: SharkState, action: dict[str, Any], after: SharkState,
         assert [(x.kind, x.amount) for x in after.payments] == [
             ("purchase" if kind == "buy" else "sale", sign * price * action["count"])]
     if kind == "place":
+        assert [x.amount for x in after.payments if x.kind == "bonus"] == bonus(
+            before, action, after)
         change = {c: after.prices[c] - before.prices[c] for c in COMPANIES}
         for p in before.players:
             if p in before.bankrupt:
@@ -156,3 +178,113 @@ def test_the_placement_choices_are_exactly_the_legal_placements(
                 except IllegalAction:
                     ok = False
                 assert ok == (cell in choices.get(building, [])), (building, cell)
+
+
+
+def may_place(state: SharkState, cell: str, building: str) -> bool:
+    """The adjacency rules worked out by hand: grey goes anywhere, black only where no
+    building but grey touches it; a company building's chain (lone black buildings next
+    to it join it) must be larger than every other company's group it touches."""
+    near = [n for n in neighbours(state, cell) if state.buildings.get(n) not in (None, "grey")]
+    if building in ("grey", "black"):
+        return building == "grey" or not near
+    counts = {c: owner(state, c) for c in state.buildings}
+    counts.update({n: building for n in near if counts[n] is None})
+    counts[cell] = building
+
+    def group(start: str) -> set[str]:
+        found, todo = {start}, [start]
+        while todo:
+            for n in neighbours(state, todo.pop()):
+                if n not in found and counts.get(n) == counts[start]:
+                    found.add(n)
+                    todo.append(n)
+        return found
+
+    mine = group(cell)
+    return all(len(group(n)) < len(mine) for m in mine for n in neighbours(state, m)
+               if counts.get(n) not in (None, building))
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32), variants=st.sampled_from([["joker"], ["joker", "neutral"],
+                                                            ["joker", "pioneer"]]))
+def test_placement_choices_follow_the_chain_sizes_counted_by_hand(
+        seed: int, variants: list[str]) -> None:
+    for _, _, state in play(["Ann", "Ben", "Cid"], {"variants": variants}, seed, limit=300):
+        if state.step != "place":
+            continue
+        assert state.roll is not None
+        choices = GAME.view(state)["pending"]["choices"]
+        empty = [c for c in state.board.cells_of(state.roll[1]) if c not in state.buildings]
+        for building in allowed(state.roll[0], state.variants, state.supply_buildings)[0]:
+            assert choices.get(building, []) == [c for c in empty
+                                                 if may_place(state, c, building)]
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 60) | st.floats(allow_nan=False)
+    | st.sampled_from(["red", "black", "grey", "pink", "A1", "J12", "E6", "Z99", "1", "S",
+                       "Ann", "Ben", "", "3"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
+                                                                 max_size=2),
+    max_leaves=5)
+FITS = {
+    "company": st.sampled_from(COMPANIES) | st.sampled_from(["black", "grey"]),
+    "area": st.sampled_from(["1", "6", "S", 1]),
+    "cell": st.sampled_from(["A1", "E6", "J12", "f7"]),
+    "count": st.integers(1, 6),
+    "player": st.sampled_from(["Ann", "Ben", "Cid"]),
+}
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32), variants=st.sampled_from(VARIANT_SETS),
+       moves=st.integers(0, 80), data=st.data())
+def test_any_action_is_applied_or_refused_with_a_message(
+        seed: int, variants: list[str], moves: int, data: st.DataObject) -> None:
+    game = list(play(["Ann", "Ben", "Cid"], {"variants": variants}, seed, limit=moves))
+    state = game[-1][2] if game else GAME.new(["Ann", "Ben", "Cid"], {"variants": variants})
+    # an action the step allows with fitting fields, then one thing in it spoiled
+    kind = data.draw(st.sampled_from([x.type for x in GAME.legal(state)] or ["end_turn"]))
+    action: dict[str, Any] = {"type": kind}
+    for f in sorted(ACTION_FIELDS[kind]):
+        action[f] = data.draw(FITS[f])
+    spoiled = data.draw(st.sampled_from(["type", *FITS]))
+    action[spoiled] = data.draw(JSON)
+    before = GAME.view(state)
+    try:
+        GAME.apply(state, action)
+    except IllegalAction as err:
+        assert str(err)
+    assert GAME.view(state) == before
+
+
+
+SPOILABLE = ("players", "board", "rows", "row", "area_die", "name", "variants",
+             "starting_cash", "extra")
+
+
+@settings(max_examples=150, deadline=None)
+@given(spoiled=st.sampled_from(SPOILABLE), value=JSON | st.text("12S.x", max_size=5))
+def test_any_setup_starts_a_game_or_is_refused_with_a_message(spoiled: str,
+                                                             value: Any) -> None:
+    # a good setup with an inline board, then one thing in it spoiled
+    board: dict[str, Any] = {"rows": ["11S", "2.S"], "area_die": ["1", "2", "S"],
+                             "name": "mine"}
+    options: dict[str, Any] = {"board": board, "variants": ["joker"], "starting_cash": 0}
+    players: Any = ["Ann", "Ben"]
+    if spoiled == "players":
+        players = value
+    elif spoiled == "row":
+        board["rows"][1] = value
+    elif spoiled in ("rows", "area_die", "name"):
+        board[spoiled] = value
+    else:
+        options["seed" if spoiled == "extra" else spoiled] = value
+    try:
+        state = GAME.new(players, options)
+    except BadSetup as err:
+        assert str(err)
+    else:
+        assert GAME.view(state)["pending"]["type"] == "choose_stock"

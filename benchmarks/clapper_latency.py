@@ -1,0 +1,156 @@
+"""Clapper latency: how late the clapper fires after a search's deadline.
+
+Runs at least 200 short searches through the whole table timer (a Dr. Shark game in a
+temporary database, the timer's worker thread, the backend) and prints JSON with the
+delay between the host's deadline and the clapper pin going high, in milliseconds:
+
+- ``gpio``: the gpio backend on gpiozero's mock pins (the pin's own record of the moment
+  it went high);
+- ``serial``: the serial backend through a pty to the virtual clapper box running the
+  firmware logic (which keeps time itself, so this includes the START line's trip).
+
+    python benchmarks/clapper_latency.py [--runs 200] [--search-ms 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPin
+
+from companion.hardware import HardwareConfig, TableTimer
+from companion.hardware.backend import Backend
+from companion.hardware.gpio import GpioBackend
+from companion.hardware.serial_box import SerialBackend
+from companion.hardware.virtual_box import VirtualBox
+from companion.store import Store
+from companion.table import Table
+
+PLAYERS = ["Ann", "Ben", "Cid"]
+
+
+class StampedPin(MockPin):
+    """A mock pin that notes the monotonic time of each rise."""
+
+    rises: ClassVar[dict[str, list[float]]] = {}
+    rose = threading.Condition()
+
+    def _change_state(self, value: bool) -> bool:
+        changed: bool = super()._change_state(value)
+        if changed and value:
+            with self.rose:
+                self.rises.setdefault(self.info.name, []).append(time.monotonic())
+                self.rose.notify_all()
+        return changed
+
+
+def next_search(table: Table, sid: int | None) -> int:
+    """Play the game on (end the turn, the next player moves) until a search may start;
+    a new game after the last round. The session id."""
+    while True:
+        if sid is None or table.get(sid).game.is_over(table.get(sid).state):
+            sid = table.create("drshark", PLAYERS, seed=1).id
+        session = table.get(sid)
+        legal = {item.type: item for item in session.game.legal(session.state)}
+        if "start_search" in legal:
+            return sid
+        for kind in ("time_up", "end_turn", "skip_service", "move"):
+            if kind in legal:
+                choice = {k: next(iter(v)) for k, v in legal[kind].choices.items()}
+                table.play(sid, {"type": kind, **choice})
+                break
+        else:  # the last round is over and the game waits for its tally: a new game
+            sid = None
+
+
+def measure(backend: Backend, runs: int, search_ms: int,
+            clapped: Callable[[int], float]) -> list[float]:
+    """Delays (ms) from deadline to clapper over ``runs`` searches."""
+    config = HardwareConfig(duration_s=search_ms / 1000, warning_s=0, bounce_ms=1)
+    delays = []
+    with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.db") as store:
+        table = Table(store)
+        timer = TableTimer(table, backend, config)
+        expired = threading.Semaphore(0)
+        timer.listen(lambda s: expired.release() if s["state"] == "expired" else None)
+        sid = None
+        try:
+            for run in range(runs):
+                sid = next_search(table, sid)
+                table.play(sid, {"type": "start_search"})
+                deadline = timer.timer.deadline
+                assert deadline is not None, "the search ended before it was measured"
+                delays.append((clapped(run) - deadline) * 1000)
+                assert expired.acquire(timeout=5), "time_up was never logged"
+        finally:
+            timer.close()
+    return delays
+
+
+def gpio(runs: int, search_ms: int) -> list[float]:
+    Device.pin_factory = MockFactory(pin_class=StampedPin)
+    backend = GpioBackend(HardwareConfig(pulse_ms=5))
+    rises = StampedPin.rises.setdefault(
+        Device.pin_factory.pin(backend.pins["clapper"]).info.name, [])
+
+    def clapped(run: int) -> float:
+        with StampedPin.rose:
+            assert StampedPin.rose.wait_for(lambda: len(rises) > run, 5), "no clap"
+            return rises[run]
+    try:
+        return measure(backend, runs, search_ms, clapped)
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = None
+
+
+def serial(runs: int, search_ms: int) -> list[float]:
+    with VirtualBox(pulse_ms=5) as box:
+        backend = SerialBackend(box.path, HardwareConfig())
+
+        def clapped(run: int) -> float:
+            return box.parts.wait_claps(run + 1)[run]
+        return measure(backend, runs, search_ms, clapped)
+
+
+def summary(delays: list[float]) -> dict[str, Any]:
+    ordered = sorted(delays)
+    return {"runs": len(delays), "p50_ms": round(statistics.median(ordered), 3),
+            "p99_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 3),
+            "max_ms": round(ordered[-1], 3), "min_ms": round(ordered[0], 3)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--search-ms", type=int, default=40)
+    args = parser.parse_args()
+    load_before = os.getloadavg()[0]
+    result = {
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
+                   f"{platform.python_version()}",
+        "search_ms": args.search_ms,
+        "gpio": summary(gpio(args.runs, args.search_ms)),
+        "serial": summary(serial(args.runs, args.search_ms)),
+        "goal": {"gpio_p99_ms": 5, "serial_p99_ms": 20},
+        # other work on the machine delays thread wake-ups: report how busy it was
+        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+    }
+    print(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,195 @@
+"""The serial backend against the virtual clapper box over a real pty: host driver <->
+pty <-> the firmware's own logic."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+import serial
+
+from companion.hardware import HardwareError, TableTimer, open_timer
+from companion.hardware.serial_box import SerialBackend
+from companion.hardware.virtual_box import VirtualBox
+from companion.table import Table
+from tests.hardware.conftest import Waiter, log_types, new_game
+
+FAST: dict[str, Any] = {"duration_s": 1, "warning_s": 0.5, "heartbeat_s": 0.1,
+                        "reconnect_s": 0.05, "reply_timeout_s": 0.5}
+
+
+@pytest.fixture
+def box(tmp_path: Path) -> Iterator[VirtualBox]:
+    with VirtualBox(tmp_path / "clapperbox", hold_ms=200) as vb:
+        yield vb
+
+
+def timer_on(box: VirtualBox, table: Table, **settings: Any) -> TableTimer:
+    return open_timer(f"serial:{box.path}", table, FAST | settings)
+
+
+def backend(timer: TableTimer) -> SerialBackend:
+    return cast(SerialBackend, timer.backend)
+
+
+def table_event(table: Table, kind: str) -> threading.Event:
+    """Set when an action of type ``kind`` is logged in any session."""
+    seen = threading.Event()
+
+    def heard(sid: int, seq: int) -> None:
+        actions = table.get(sid).actions
+        if actions and actions[-1]["type"] == kind:
+            seen.set()
+    table.listen(heard)
+    return seen
+
+
+def test_button_to_session_to_clapper_round_trip(box: VirtualBox, table: Table) -> None:
+    sid = new_game(table)
+    with timer_on(box, table) as timer:
+        waiter = Waiter()
+        timer.listen(waiter)
+        assert timer.status()["device"]["connection"] == "connected"
+        assert timer.status()["device"]["firmware"] == "1.0"
+        box.press("START")
+        waiter.wait_for("running")
+        box.wait_received("START 1000")
+        assert log_types(table, sid) == ["move", "start_search"]
+        waiter.wait_for("expired")
+        claps = box.parts.wait_claps(1)
+    assert len(claps) == 1
+    assert "CLAP" not in box.received  # the box kept time and clapped by itself
+    assert log_types(table, sid) == ["move", "start_search", "time_up"]
+    assert [on for _, on in box.parts.buzzer_log][:2] == [False, True]  # the time-up buzz
+
+
+def test_stop_and_next_buttons_on_the_box(box: VirtualBox, table: Table) -> None:
+    sid = new_game(table)
+    with timer_on(box, table, duration_s=30) as timer:
+        waiter = Waiter()
+        timer.listen(waiter)
+        box.press("START")
+        waiter.wait_for("running")
+        box.press("STOP")
+        waiter.wait_for("stopped")
+        box.wait_received("STOP")
+        ended = table_event(table, "end_turn")
+        box.press("NEXT")
+        assert ended.wait(5)
+        assert log_types(table, sid) == ["move", "start_search", "stop", "end_turn"]
+        undone = threading.Event()
+        table.listen(lambda s, seq: undone.set())
+        box.press("NEXT", ms=400)  # held past the box's 200 ms hold time: undo
+        assert undone.wait(5)
+    assert log_types(table, sid) == ["move", "start_search", "stop"]
+    assert box.parts.claps() == []
+
+
+def test_unplug_and_replug_mid_search_keeps_the_deadline(box: VirtualBox,
+                                                         table: Table) -> None:
+    sid = new_game(table)
+    # a slow heartbeat: the pulled cable itself must be noticed, not a missing PONG
+    with timer_on(box, table, duration_s=2, warning_s=1, heartbeat_s=30) as timer:
+        waiter = Waiter()
+        timer.listen(waiter)
+        started = time.monotonic()
+        box.press("START")
+        waiter.wait_for("running")
+        box.wait_received("START 2000")
+        box.unplug()
+        assert backend(timer).wait_link("reconnecting", 5)
+        box.received.clear()
+        box.replug()  # a fresh box at the same path, as after re-plugging the cable
+        assert backend(timer).wait_link("connected", 5)
+        box.wait_received("START")  # the host told the new box the time still left
+        resent = int(next(r for r in box.received if r.startswith("START")).split()[1])
+        assert 0 < resent < 2000
+        waiter.wait_for("expired")
+        clap = box.parts.wait_claps(1)[0]
+    # the clapper fired when the original search ran out, not 2 s after the replug
+    assert clap - started == pytest.approx(2.0, abs=0.25)
+    assert log_types(table, sid) == ["move", "start_search", "time_up"]
+    assert timer.status()["device"]["reconnects"] == 1
+
+
+def test_a_box_that_stays_away_does_not_lose_the_turn(box: VirtualBox, table: Table) -> None:
+    sid = new_game(table)
+    with timer_on(box, table) as timer:
+        waiter = Waiter()
+        timer.listen(waiter)
+        box.press("START")
+        waiter.wait_for("running")
+        box.unplug()
+        waiter.wait_for("expired")  # the host counted the time itself
+        assert timer.status()["device"]["connection"] == "reconnecting"
+    assert log_types(table, sid) == ["move", "start_search", "time_up"]
+
+
+def test_a_silent_box_is_dropped_and_found_again(box: VirtualBox, table: Table) -> None:
+    with timer_on(box, table) as timer:
+        box.silent = True  # hung firmware: reads, never answers PING
+        assert backend(timer).wait_link("reconnecting", 5)
+        assert "stopped answering" in (timer.status()["device"]["error"] or "")
+        box.silent = False
+        assert backend(timer).wait_link("connected", 5)
+
+
+def test_garbage_from_the_box_is_reported_and_changes_nothing(box: VirtualBox,
+                                                             table: Table) -> None:
+    sid = new_game(table)
+    with timer_on(box, table, duration_s=30) as timer:
+        started = table_event(table, "start_search")
+        box.garbage(b"\x00\xffNOISE 12\n")
+        box.press("START")  # lines are handled in order: the garbage came first
+        assert started.wait(5)
+        error = timer.status()["device"]["error"]
+        assert "not part of its protocol" in error and "NOISE 12" in error
+        assert timer.status()["device"]["connection"] == "connected"
+    assert log_types(table, sid) == ["move", "start_search"]
+
+
+def test_garbage_to_the_box_gets_err(box: VirtualBox) -> None:
+    with serial.serial_for_url(box.path, timeout=2) as port:
+        port.write(b"FLY AWAY\nSTART soon\n" + b"x" * 100 + b"\nPING\n")
+        replies = [port.readline().decode().strip() for _ in range(4)]
+    assert replies == ["ERR unknown", "ERR START needs the milliseconds, e.g. START 30000",
+                       "ERR line too long", "PONG"]
+
+
+@pytest.mark.parametrize(("identity", "message"), [
+    ("OK", "is not a clapper box: it answered 'OK'"),
+    ("READY modem 3.1", "is not a clapper box: it answered 'READY modem 3.1'"),
+    ("READY clapperbox 2.0", "runs firmware 2.0, this companion speaks 1.x"),
+])
+def test_a_wrong_device_is_named_and_refused(tmp_path: Path, table: Table, identity: str,
+                                             message: str) -> None:
+    with VirtualBox(tmp_path / "modem", identity=identity) as other:
+        with pytest.raises(HardwareError, match=message) as err:
+            open_timer(f"serial:{other.path}", table, FAST)
+        assert other.path in str(err.value)
+
+
+def test_a_device_that_never_answers(box: VirtualBox, table: Table) -> None:
+    box.silent = True
+    with pytest.raises(HardwareError, match=f"no answer from {box.path} within 0.5 s"):
+        open_timer(f"serial:{box.path}", table, FAST)
+
+
+def test_a_missing_port_and_pyserial_urls(table: Table) -> None:
+    with pytest.raises(HardwareError, match="cannot open the clapper box at /dev/nobox"):
+        open_timer("serial:/dev/nobox", table, FAST)
+    # loop:// echoes HELLO back: a port that works but is no clapper box
+    with pytest.raises(HardwareError, match="loop:// is not a clapper box"):
+        open_timer("serial:loop://", table, FAST)
+
+
+def test_a_box_held_by_another_program_is_a_clear_error(box: VirtualBox,
+                                                        table: Table) -> None:
+    message = f"cannot open the clapper box at {box.path}.*exclusively lock"
+    with serial.serial_for_url(box.path, exclusive=True), \
+            pytest.raises(HardwareError, match=message):  # held by, say, mpremote
+        open_timer(f"serial:{box.path}", table, FAST)
