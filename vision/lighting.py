@@ -101,18 +101,14 @@ def flatten(rectified: np.ndarray, spec: MatSpec,
     quiet = marker_mask(spec, (h, w), px_per_mm, spec.marker_mm / 6 + 2)
     core = cv2.morphologyEx(((dark >= SATURATED) & ~quiet).astype(np.uint8), cv2.MORPH_OPEN,
                             np.ones((5, 5), np.uint8))
-    # around a blown-out spot the glare fades, still brighter than the mat (and tinted
-    # against the light's colour, as white light added after the light was divided out):
-    # the glare is every bright patch that holds a blown-out core, and its faint rim
-    # reaches about as far again
-    bright = (((level > 1.12) & ~quiet) | core.astype(bool)).astype(np.uint8)
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=8)
+    # around a blown-out spot the glare fades over about as far again as the spot is
+    # wide, still brighter than the mat (and tinted against the light's colour, as white
+    # light added after the light was divided out): count that rim as glare too
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     glare = np.zeros((h, w), bool)
-    for i in np.unique(labels[core.astype(bool)]):
-        if i == 0:
-            continue
+    for i in range(1, len(stats)):
         x, y, bw, bh, area = stats[i]
-        grow = round(max(2 * px_per_mm, np.sqrt(area / np.pi)))
+        grow = round(max(2 * px_per_mm, 1.2 * np.sqrt(area / np.pi) + 3 * px_per_mm))
         x0, y0 = max(x - grow, 0), max(y - grow, 0)
         x1, y1 = min(x + bw + grow, w), min(y + bh + grow, h)
         spot = (labels[y0:y1, x0:x1] == i).astype(np.uint8)

@@ -66,11 +66,14 @@ def refine_grid(mask: np.ndarray, rows: tuple[str, ...], card_px: tuple[float, f
                      and rows[int(r)][int(c)] == "#" else -1.0 for c, r in cells])
     cw, ch = card_px
     x0, y0, px, py = start
-    # a wide first search: a stray bright blob (unsaturated glare) can stretch the box
-    span, pitch_span, pitch_step = 40 * PX_PER_MM, 3.0, 0.5
-    for _ in range(3):
+    # cards lie a little apart: start from a plausible pitch whatever the box said
+    px, py = float(np.clip(px, cw, 1.2 * cw)), float(np.clip(py, ch, 1.2 * ch))
+    # wide searches first: a stray bright blob (unsaturated glare) can stretch the box
+    rounds = [(100, 2.0, 4.0, 0.5), (100, 2.0, 4.0, 0.5), (4, 0.5, 0.75, 0.125)]
+    for span_mm, step_mm, pitch_span, pitch_step in rounds:
+        span, step = span_mm * PX_PER_MM, step_mm * PX_PER_MM
         for axis in (0, 1):
-            o = (x0, y0)[axis] + np.arange(-span, span + 1, PX_PER_MM)
+            o = (x0, y0)[axis] + np.arange(-span, span + 0.01, step)
             p = (px, py)[axis] + np.arange(-pitch_span, pitch_span + 0.01,
                                            pitch_step) * PX_PER_MM
             oo, pp = (v.reshape(-1, 1) for v in np.meshgrid(o, p))
@@ -95,7 +98,6 @@ def refine_grid(mask: np.ndarray, rows: tuple[str, ...], card_px: tuple[float, f
                 x0, px = float(oo[k, 0]), float(pp[k, 0])
             else:
                 y0, py = float(oo[k, 0]), float(pp[k, 0])
-        span, pitch_span, pitch_step = 3 * PX_PER_MM, 0.5, 0.125
     return x0, y0, px, py
 
 
