@@ -13,6 +13,7 @@ true cells), the share of photos read exactly, and milliseconds per photo (JPEG 
 plus reading; p50, p95). Scene rendering is not timed.
 """
 
+# ruff: noqa: E402  (BLAS must be told "one thread" before numpy is imported)
 from __future__ import annotations
 
 import os

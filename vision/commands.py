@@ -24,9 +24,8 @@ from companion.games.poodivers.layout import rows_of
 from vision import capture, matching, poodivers, shoal
 from vision.decks import load_deck, load_faces
 from vision.errors import VisionError
-from vision.mat import PAPERS, read_photo, standard, write
+from vision.mat import PAPERS, mat_of, read_photo, standard, write
 from vision.reading import Reading
-from vision.scoring import mat_of
 
 
 def register(sub: Any) -> None:

@@ -110,6 +110,11 @@ def load(path: Path) -> MatSpec:
     return MatSpec(dictionary, marker, markers, size_mm, data.get("paper"))
 
 
+def mat_of(path: Path | None) -> MatSpec:
+    """The mat file given (or its folder), or the project's own A3 mat."""
+    return standard("A3") if path is None else load(path)
+
+
 def render(spec: MatSpec, px_per_mm: float) -> np.ndarray:
     """The mat as a BGR image at ``px_per_mm`` (print it at that resolution)."""
     w = round(spec.size_mm[0] * px_per_mm)

@@ -6,12 +6,7 @@ from pathlib import Path
 
 from vision import matching, shoal
 from vision.decks import load_deck
-from vision.mat import MatSpec, load, read_photo, standard
-
-
-def mat_of(path: Path | None) -> MatSpec:
-    """The mat file given, or the project's own A3 mat."""
-    return standard("A3") if path is None else load(path)
+from vision.mat import mat_of, read_photo
 
 
 def layouts_from_photos(photos: list[Path], deck: Path | None,
