@@ -77,7 +77,8 @@ def read(photo: np.ndarray, deck: Deck, mat: MatSpec,
                          + markers[ya, xa]) / (pw * ph)
             if on_marker < 0.15:  # no card lies on a marker
                 cover[(i, j)] = (covered, blind / (pw * ph))
-    found: dict[tuple[int, int], tuple[str, float, tuple[float, float, float, float]]] = {}
+    found: Found = {}
+    distances: dict[tuple[int, int], np.ndarray] = {}
     for (i, j), (covered, blind) in cover.items():
         # glare must not make a card vanish from a shoal: a cell half under glare, next to
         # cards, is matched on what the glare leaves (a cell under more is lost)
@@ -95,6 +96,8 @@ def read(photo: np.ndarray, deck: Deck, mat: MatSpec,
         n = len(matching.SHIFTS_MM)
         dx, dy = matching.SHIFTS_MM[k % n], matching.SHIFTS_MM[k // n]
         found[(i, j)] = (label, conf * (1 - blind), (x_mm + dx, y_mm + dy, sw, sh))
+        distances[(i, j)] = dist
+    _same_card(found, distances, templates)
     if not found:
         raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                           "and is this the right deck?")
@@ -109,6 +112,40 @@ def read(photo: np.ndarray, deck: Deck, mat: MatSpec,
         reading.boxes_mm[name] = box
     reading.ms = round((time.perf_counter() - start) * 1000)
     return reading
+
+
+UNSURE, SURE, CLOSE_ENOUGH = 0.15, 0.3, 1.2
+"""A cell read with confidence under UNSURE takes the value the card of a neighbour read
+with at least SURE would show there, when that section is within CLOSE_ENOUGH times the
+best distance: a glare spot on one fish rarely spares the rest of its card."""
+
+
+Found = dict[tuple[int, int], tuple[str, float, tuple[float, float, float, float]]]
+
+
+def _same_card(found: Found,
+               distances: dict[tuple[int, int], np.ndarray],
+               templates: matching.Templates) -> None:
+    """Settle unsure cells by their sure neighbours' cards (shoal templates are the
+    no-card one, then four sections per card, row-major, in deck order)."""
+    for (i, j), (label, conf, box) in list(found.items()):
+        if conf >= UNSURE:
+            continue
+        dist = distances[(i, j)]
+        best = float(dist.min())
+        for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            near = found.get((i + di, j + dj))
+            if near is None or near[1] < SURE:
+                continue
+            t = int(np.argmin(distances[(i + di, j + dj)]))
+            card, pos = divmod(t - 1, 4)
+            sx, sy = pos % 2 - di, pos // 2 - dj  # this cell's section on that card
+            if t == 0 or not (0 <= sx <= 1 and 0 <= sy <= 1):
+                continue
+            guess = 1 + 4 * card + 2 * sy + sx
+            if float(dist[guess]) <= CLOSE_ENOUGH * best and templates.labels[guess] != label:
+                found[(i, j)] = (templates.labels[guess], UNSURE, box)
+                break
 
 
 def layout_of(reading: Reading) -> dict[tuple[int, int], str]:
