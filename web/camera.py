@@ -29,7 +29,7 @@ bp = Blueprint("camera", __name__)
 GAMES = ("shoal", "poodivers")
 IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"BM", b"RIFF")
 FIELDS = {"game", "layout"}
-READER = "vision.scoring"
+READER = "vision.mat"
 """The vision module whose presence means photos can be read."""
 OVERLAY_WIDTH = 1200
 _reading = threading.Lock()   # one reading at a time: a Pi has few cores to share
@@ -40,7 +40,7 @@ def _vision() -> Any:
     try:
         importlib.import_module(READER)
         return {name: importlib.import_module(f"vision.{name}") for name in
-                ("decks", "errors", "matching", "poodivers", "scoring", "shoal", "sources")}
+                ("decks", "errors", "mat", "matching", "poodivers", "shoal", "sources")}
     except ImportError as err:
         raise ApiError(503, f"camera reading is not available in this install ({err})") \
             from None
@@ -83,7 +83,7 @@ def _camera_photo(v: Any) -> Any:
 def _shoal_kit(deck: str | None, mat: str | None) -> tuple[Any, Any, Any]:
     v = _vision()
     loaded = v["decks"].load_deck(Path(deck) if deck else "default")
-    return loaded, v["scoring"].mat_of(Path(mat) if mat else None), \
+    return loaded, v["mat"].mat_of(Path(mat) if mat else None), \
         v["matching"].shoal_templates(loaded)
 
 
@@ -91,7 +91,7 @@ def _shoal_kit(deck: str | None, mat: str | None) -> tuple[Any, Any, Any]:
 def _poo_kit(faces: str, mat: str | None) -> tuple[Any, Any, Any]:
     v = _vision()
     loaded = v["decks"].load_faces(Path(faces))
-    return loaded, v["scoring"].mat_of(Path(mat) if mat else None), \
+    return loaded, v["mat"].mat_of(Path(mat) if mat else None), \
         v["matching"].poo_templates(loaded)
 
 
