@@ -115,11 +115,10 @@ def test_play_poodivers_to_the_end(server: Server, new_browser: Any) -> None:
 @pytest.fixture
 def faces_server(tmp_path: Path) -> Iterator[tuple[Server, Path, dict[str, str]]]:
     """A server that reads Tokyo Poo Divers photos, and a synthetic photo of a grid."""
-    pytest.importorskip("vision.synth", reason="the vision package is not installed")
     import cv2
-    from vision.decks import load_faces
 
     from vision import art, mat, synth
+    from vision.decks import load_faces
 
     art.write_faces(tmp_path / "faces")
     faces = load_faces(tmp_path / "faces")

@@ -72,7 +72,6 @@ def test_play_shoal(server: Server, new_browser: Any) -> None:
 def camera_server(tmp_path: Path) -> Iterator[tuple[Server, Any]]:
     """A server that reads Shoal photos with the shipped deck and generated card art,
     and a synthetic photo of a finished shoal."""
-    pytest.importorskip("vision.synth", reason="the vision package is not installed")
     import cv2
 
     from companion.games.shoal.deck import load_deck

@@ -60,7 +60,6 @@ def test_timer_routes_without_a_timer(client: FlaskClient, writer: Any) -> None:
 @pytest.fixture(scope="module")
 def deck_dir(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The shipped Shoal deck with generated card images (the vision package's art)."""
-    pytest.importorskip("vision.art", reason="the vision package is not installed")
     from companion.games.shoal.deck import load_deck
     from vision import art
 
@@ -115,13 +114,12 @@ def test_a_photo_without_the_mat_says_what_to_do(table: Any, deck_dir: Any, tmp_
 
 def test_reads_a_photo_of_a_poo_divers_grid(table: Any, tmp_path: Any,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("vision.synth", reason="the vision package is not installed")
     import json
 
     import cv2
-    from vision.decks import load_faces
 
     from vision import art, mat, synth
+    from vision.decks import load_faces
 
     monkeypatch.setenv("COMPANION_CACHE", str(tmp_path / "cache"))
     art.write_faces(tmp_path / "faces")
