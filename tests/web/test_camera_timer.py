@@ -144,3 +144,23 @@ def test_reads_a_photo_of_a_poo_divers_grid(table: Any, tmp_path: Any,
         data={"game": "poodivers", "layout": "[not json",
               "photo": (io.BytesIO(jpeg.tobytes()), "grid.jpg")})
     assert bad.status_code == 400
+
+
+def test_without_an_upload_the_companions_camera_takes_the_photo(
+        table: Any, deck_dir: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cv2
+
+    from companion.games.shoal.deck import load_deck
+    from vision import mat, synth
+
+    scene = synth.shoal_scene(load_deck("default").to_json(), mat.standard("A3"), 9,
+                              synth.PRESETS["clean"])
+    still = tmp_path / "camera.png"
+    cv2.imwrite(str(still), scene.photo)          # an image file is a camera source too
+    monkeypatch.setenv("COMPANION_CACHE", str(tmp_path / "cache"))
+    app = create_app(table, {"TABLE_PIN": PIN, "SECRET_KEY": "t", "CAMERA": str(still),
+                             "VISION": {"deck": str(deck_dir)}})
+    res = app.test_client().post("/api/vision/read", headers={"X-Table-Pin": PIN},
+                                 content_type="multipart/form-data", data={"game": "shoal"})
+    assert res.status_code == 200, res.get_json()
+    assert res.get_json()["cells"] == scene.cells
