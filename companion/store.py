@@ -14,7 +14,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,22 @@ def default_path() -> Path:
 
 
 class StoreError(RuntimeError):
-    """The database cannot be opened or written; the message says what to check."""
+    """The database cannot be opened or written; the message says what to check.
+
+    ``full`` is true when the disk (or the database's size cap) has no room left: the
+    write was rolled back and will succeed once space is freed.
+    """
+
+    def __init__(self, message: str, *, full: bool = False) -> None:
+        super().__init__(message)
+        self.full = full
+
+
+def _write_error(path: Path, err: sqlite3.Error) -> StoreError:
+    full = getattr(err, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+    if full:
+        return StoreError(f"the disk holding {path} is full: nothing was saved", full=True)
+    return StoreError(f"cannot write to {path}: {err}")
 
 
 class Conflict(RuntimeError):
@@ -139,20 +154,22 @@ class Store:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as err:
-                raise StoreError(f"cannot write to {self.path}: {err}") from err
+                raise _write_error(self.path, err) from err
             try:
                 yield self._db
                 self._db.execute("COMMIT")
             except sqlite3.Error as err:
                 self._rollback()
-                raise StoreError(f"cannot write to {self.path}: {err}") from err
+                raise _write_error(self.path, err) from err
             except BaseException:
                 self._rollback()
                 raise
 
     def _rollback(self) -> None:
         if self._db.in_transaction:
-            self._db.execute("ROLLBACK")
+            # SQLite may have rolled back already (e.g. after a full disk).
+            with suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
 
     def _migrate(self) -> None:
         with self._write() as db:

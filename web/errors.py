@@ -9,6 +9,8 @@ from typing import Any
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from companion.store import StoreError
+
 log = logging.getLogger("companion.web")
 
 MESSAGES = {
@@ -67,6 +69,16 @@ def register(app: Flask) -> None:
             limit = app.config.get("MAX_CONTENT_LENGTH") or 0
             message = f"the upload is too large: at most {limit // (1024 * 1024)} MB"
         return jsonify(error=message), status
+
+    @app.errorhandler(StoreError)
+    def store_error(err: StoreError) -> Any:
+        log.error("store error on %s %s: %s", request.method, request.path, err)
+        if err.full:
+            return jsonify(error="the companion's disk is full, so this was not saved and "
+                                 "the game is as it was: free some space on the Pi "
+                                 "(old backups, logs) and try again"), 507
+        return jsonify(error=f"the companion cannot save right now, so the game is as it "
+                             f"was: try again in a moment ({err})"), 503
 
     @app.errorhandler(Exception)
     def crash(err: Exception) -> Any:

@@ -8,7 +8,7 @@ from flask import Blueprint, current_app, jsonify
 
 from companion import games
 from companion.engine import BadSetup, IllegalAction
-from companion.store import Conflict, StoreError
+from companion.store import Conflict
 from companion.table import NoSuchSession, Session, Table
 from web.auth import require_pin
 from web.chronicle import Chronicle
@@ -119,8 +119,6 @@ def play(session_id: int) -> Any:
         log.warning("engine rejected %r with %r", action, err)
         raise ApiError(400, f"the {session.game.title} rules cannot read this action "
                             f"({type(err).__name__}: {err})") from None
-    except StoreError as err:
-        raise ApiError(503, str(err)) from None
     return jsonify(view(session))
 
 
