@@ -99,6 +99,8 @@ class Table:
 
     def get(self, session_id: int) -> Session:
         with self._lock:
+            if not 0 < session_id < 2**63:  # beyond SQLite's integers: surely no game
+                raise NoSuchSession(f"no game with id {session_id}")
             if session_id not in self._sessions:
                 row = self.store.session(session_id)
                 if row is None:
