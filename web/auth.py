@@ -62,9 +62,23 @@ def csrf_token() -> str:
     return token
 
 
+LOOPBACK = ("127.0.0.1", "::1")
+
+
+def client_address() -> str:
+    """Who is asking: the peer, or behind a TLS proxy on the Pi itself (README, "HTTPS
+    on the LAN") the address the proxy saw, from ``X-Forwarded-For``. Only a loopback
+    peer is trusted with that header: a phone on the LAN cannot connect from loopback."""
+    peer = request.remote_addr or "?"
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    if peer in LOOPBACK and forwarded.strip():
+        return forwarded.split(",")[-1].strip() or peer
+    return peer
+
+
 def _check_pin(given: str) -> None:
     throttle: Throttle = current_app.extensions["pin_throttle"]
-    who = request.remote_addr or "?"
+    who = client_address()
     if throttle.blocked(who):
         raise ApiError(429, "too many wrong PINs: wait a minute and try again")
     if not pin_matches(given):

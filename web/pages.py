@@ -12,7 +12,7 @@ from flask import Blueprint, Response, current_app, render_template, request, se
 
 from companion import __version__, games
 from companion.table import NoSuchSession, Table
-from web.auth import csrf_token
+from web.auth import LOOPBACK, client_address, csrf_token
 from web.errors import ApiError
 
 bp = Blueprint("pages", __name__)
@@ -46,7 +46,7 @@ def _common() -> dict[str, Any]:
 def _may_show_pin() -> bool:
     """The PIN shows on the Pi's own screen (a loopback visitor), or everywhere when
     ``show_pin`` is set."""
-    local = request.remote_addr in ("127.0.0.1", "::1")
+    local = client_address() in LOOPBACK  # through a local proxy, the phone's address
     return bool(current_app.config.get("SHOW_PIN")) or local
 
 

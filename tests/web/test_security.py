@@ -258,3 +258,28 @@ def test_serve_never_runs_the_debugger(tmp_path: Path) -> None:
         assert "serve" in out
     finally:
         server.stop()
+
+
+# Behind a TLS proxy on the Pi ------------------------------------------------------------
+
+def test_behind_a_local_proxy_the_pin_stays_on_the_pis_screen(client: FlaskClient) -> None:
+    """Through a proxy on the Pi every visitor's peer is loopback: the PIN must still
+    show only to the Pi's own screen, and a guesser be throttled alone."""
+    phone = {"REMOTE_ADDR": "127.0.0.1"}
+    own_screen = client.get("/", environ_base=phone).get_data(as_text=True)
+    assert f'id="table-pin">{PIN}<' in own_screen
+    proxied = client.get("/", environ_base=phone,
+                         headers={"X-Forwarded-For": "192.168.1.66"}).get_data(as_text=True)
+    assert 'id="table-pin"' not in proxied
+    # A LAN client cannot pretend to be the Pi with the header.
+    spoof = client.get("/", environ_base={"REMOTE_ADDR": "192.168.1.66"},
+                       headers={"X-Forwarded-For": "127.0.0.1"}).get_data(as_text=True)
+    assert f'id="table-pin">{PIN}<' not in spoof
+    for i in range(auth.MAX_FAILURES):
+        client.post("/api/pin", json={"pin": f"x{i}"}, environ_base=phone,
+                    headers={"X-Forwarded-For": "192.168.1.66"})
+    guesser = client.post("/api/pin", json={"pin": PIN}, environ_base=phone,
+                          headers={"X-Forwarded-For": "192.168.1.66"})
+    other = client.post("/api/pin", json={"pin": PIN}, environ_base=phone,
+                        headers={"X-Forwarded-For": "192.168.1.20"})
+    assert guesser.status_code == 429 and other.status_code == 200
