@@ -7,6 +7,7 @@ protocol in hardware.md, so the two are checked against each other.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from hypothesis import given, settings
@@ -57,7 +58,7 @@ def test_every_line_gets_its_answer_and_bad_ones_change_nothing(
     lines = protocol.LineBuffer()
     edges = sorted({min(c, len(data)) for c in cuts} | {0, len(data)})
     got: list[str | protocol.ProtocolError] = []
-    for a, b in zip(edges, edges[1:], strict=False):
+    for a, b in itertools.pairwise(edges):
         got += lines.feed(data[a:b])  # the bytes arrive in pieces, as from a UART
     complete = data.split(b"\n")[:-1]
     assert len(got) == len(complete)  # one line out per line end, however it arrived

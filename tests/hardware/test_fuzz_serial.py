@@ -3,6 +3,7 @@ lines and CR/LF mixes are logged or ignored, and leave the game log and the time
 
 from __future__ import annotations
 
+import itertools
 import logging
 import random
 import threading
@@ -93,7 +94,7 @@ def test_noise_from_the_box_changes_nothing(running: tuple[TableTimer, int], tab
         lines = _Lines()  # the reader's own line splitter, fed as the reader thread feeds it
         lines.backend = device
         edges = sorted({min(c, len(data)) for c in cuts} | {0, len(data)})
-        for a, b in zip(edges, edges[1:], strict=False):
+        for a, b in itertools.pairwise(edges):
             lines.data_received(data[a:b])
         assert len(lines.buffer) <= MAX_LINE_BYTES  # noise is never hoarded
     finally:
