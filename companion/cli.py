@@ -20,7 +20,8 @@ from companion import __version__, record
 from companion.store import Store, StoreError, default_path
 from companion.table import NoSuchSession, Table
 
-EXTENSIONS = ("web.commands", "companion.games.shoal.commands", "companion.hardware.commands")
+EXTENSIONS = ("web.commands", "companion.games.shoal.commands", "companion.hardware.commands",
+              "companion.doctor")
 """Modules with a ``register(subparsers)`` function that adds their commands."""
 
 

@@ -13,14 +13,16 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from gpiozero import Device
 
-from companion.hardware import FakeClock, open_timer
+from companion.hardware import FakeClock, HardwareError, open_timer
 from companion.hardware.clock import Clock
 from companion.hardware.serial_box import SerialBackend
 from companion.hardware.timer import Timer
 from companion.hardware.virtual_box import VirtualBox
 from companion.store import Store
 from companion.table import Table
+from tests.hardware.busy_pins import BusyPinFactory
 from tests.hardware.conftest import Waiter, log_types, new_game
 
 FAST: dict[str, Any] = {"duration_s": 1, "warning_s": 0.5, "heartbeat_s": 0.1,
@@ -115,6 +117,27 @@ def test_a_box_pulled_mid_pulse_is_safe_and_the_next_box_claps_on_time(
     assert len(claps) == 2 and claps[1] - started == pytest.approx(1.0, abs=0.3)
     assert log_types(table, sid) == ["move", "start_search", "time_up", "end_turn",
                                      "start_search", "time_up"]
+
+
+# A pin that cannot be opened ---------------------------------------------------------
+
+def test_a_busy_pin_at_start_is_named_and_nothing_stays_claimed(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BUSY_PIN", "22")
+    Device.pin_factory = BusyPinFactory()
+    try:
+        with pytest.raises(HardwareError) as err:
+            open_timer("gpio", table)
+        assert str(err.value) == ("cannot use BCM 22 for the NEXT button: GPIO22 is busy: "
+                                  "another program has claimed it (change hardware.pins in "
+                                  "config.toml)")
+        # the other program is gone: every pin opens now, so START and STOP (opened
+        # before NEXT failed) and NEXT's own reservation were let go again
+        monkeypatch.setenv("BUSY_PIN", "4")
+        open_timer("gpio", table).close()
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = None
 
 
 # The wall clock ------------------------------------------------------------------------
