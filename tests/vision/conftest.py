@@ -1,0 +1,50 @@
+"""Shared fixtures of the vision tests: a deck and faces with generated card art, the
+project's mat, and a template cache of the test's own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.games.shoal.deck import load_deck
+from vision import art, mat
+from vision.decks import Faces, load_faces
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COMPANION_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+@pytest.fixture(scope="session")
+def deck_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shipped Shoal deck with a generated image per card."""
+    folder = tmp_path_factory.mktemp("deck")
+    art.write_deck(folder, load_deck("default").to_json())
+    return folder
+
+
+@pytest.fixture(scope="session")
+def faces_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("faces")
+    art.write_faces(folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def faces(faces_dir: Path) -> Faces:
+    return load_faces(faces_dir)
+
+
+@pytest.fixture(scope="session")
+def face_images(faces: Faces) -> dict[str, list[np.ndarray]]:
+    return {k: [cv2.imread(str(p)) for p in v] for k, v in faces.faces.items()}
+
+
+@pytest.fixture(scope="session")
+def a3() -> mat.MatSpec:
+    return mat.standard("A3")
+

@@ -1,0 +1,92 @@
+"""The printed mat: print -> photograph -> homography back to millimetres."""
+
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from vision import mat, synth
+from vision.errors import VisionError
+
+
+def corner_error_mm(spec: mat.MatSpec, scene: synth.Scene) -> float:
+    """How far (mm) the detected homography puts the mat's true corners."""
+    w, h = spec.size_mm
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+    view = mat.detect(spec, scene.photo)
+    return float(np.linalg.norm(view.to_mat(scene.to_photo(corners)) - corners, axis=1).max())
+
+
+def test_printed_mat_round_trip_is_within_a_millimetre(tmp_path: Path) -> None:
+    png, js = tmp_path / "mat.png", tmp_path / "mat.json"
+    assert main(["vision", "mat", "--out", str(png), "--json", str(js), "--dpi", "100"]) == 0
+    spec = mat.load(js)
+    assert spec.size_mm == (420.0, 297.0) and sorted(spec.markers) == [0, 1, 2, 3]
+    printed = cv2.imread(str(png))
+    assert printed.shape[:2] == (round(297 / 25.4 * 100), round(420 / 25.4 * 100))
+    # the printed sheet, photographed through every camera distortion but the lens's
+    camera = synth.Distortions(tilt_deg=30, rotation_deg=180, fill=(0.6, 0.95), light=0.8,
+                               shadow=0.8, noise=8, blur=1.5, jpeg=50)
+    errors = [corner_error_mm(spec, synth.mat_scene(spec, seed, camera, sheet=printed))
+              for seed in range(6)]
+    assert max(errors) < 1.0, errors
+
+
+def test_the_png_says_its_dpi_so_it_prints_at_true_size(tmp_path: Path) -> None:
+    png = tmp_path / "a4.png"
+    assert main(["vision", "mat", "--out", str(png), "--paper", "A4", "--dpi", "150"]) == 0
+    data = png.read_bytes()
+    i = data.index(b"pHYs")
+    ppm_x, ppm_y, unit = struct.unpack(">IIB", data[i + 4:i + 13])
+    assert (ppm_x, ppm_y, unit) == (round(150 / 0.0254), round(150 / 0.0254), 1)
+    found = mat.find_markers(mat.standard("A4"), cv2.imread(str(png)))
+    assert sorted(found) == [0, 1, 2, 3]
+
+
+def test_any_mat_json_works(tmp_path: Path) -> None:
+    """Another size, other ids, markers not in the corners."""
+    custom = {"dictionary": "DICT_4X4_50", "marker_mm": 30,
+              "markers": {"7": [150, 25], "11": [280, 110], "23": [150, 195], "42": [20, 110]}}
+    (tmp_path / "mat.json").write_text(json.dumps(custom))
+    spec = mat.load(tmp_path)
+    assert spec.size_mm == (310.0, 225.0)
+    scene = synth.mat_scene(spec, 3, synth.Distortions(tilt_deg=20, rotation_deg=90))
+    assert corner_error_mm(spec, scene) < 1.0
+    view = mat.detect(spec, scene.photo)
+    assert view.found == [7, 11, 23, 42]
+    assert view.rectified.shape[:2] == (450, 620)  # 2 px per mm
+
+
+def test_a_photo_without_enough_markers_is_refused(a3: mat.MatSpec) -> None:
+    scene = synth.mat_scene(a3, 1)
+    photo = scene.photo.copy()
+    for corner in ([0, 0], [420, 0]):  # a hand over two markers
+        x, y = scene.to_photo(np.array([[corner[0] + (32 if corner[0] == 0 else -32),
+                                         corner[1] + 32]]))[0]
+        cv2.circle(photo, (round(x), round(y)), 90, (60, 90, 140), -1)
+    with pytest.raises(VisionError, match=r"only 2 of the mat's 4 markers found \(id 2, 3\); "
+                                          r"at least 3 are needed"):
+        mat.detect(a3, photo)
+    with pytest.raises(VisionError, match="no markers found: is the mat in view"):
+        mat.detect(a3, np.full((600, 800, 3), 128, np.uint8))
+
+
+def test_bad_mat_files_say_what_is_wrong(tmp_path: Path) -> None:
+    with pytest.raises(VisionError, match=r"no mat file at .*companion vision mat"):
+        mat.load(tmp_path / "missing.json")
+    (tmp_path / "mat.json").write_text("{not json")
+    with pytest.raises(VisionError, match=r"is not a mat\.json file"):
+        mat.load(tmp_path)
+    (tmp_path / "mat.json").write_text(json.dumps({"marker_mm": 40, "markers": {"0": [1, 1]}}))
+    with pytest.raises(VisionError, match="at least 3 markers"):
+        mat.load(tmp_path)
+    (tmp_path / "mat.json").write_text(json.dumps({"dictionary": "DICT_9X9_1", "marker_mm": 4,
+                                                   "markers": {}}))
+    with pytest.raises(VisionError, match="unknown marker dictionary"):
+        mat.load(tmp_path)

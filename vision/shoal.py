@@ -1,0 +1,157 @@
+"""Read a finished Shoal layout from a photo of it on the mat.
+
+1. Find the mat (:mod:`vision.mat`) and divide out the light (:mod:`vision.lighting`).
+2. Find the section lattice: cards lie on a grid of sections, so the right grid is the
+   one whose cells are each either covered or bare, never half-covered. Its pitch is
+   the deck's ``section_mm``; only its phase is searched.
+3. Match every covered lattice cell against the section templates of the deck
+   (:mod:`vision.matching`), allowing a few millimetres of slack for careless hands.
+
+Cells are ``"x,y"``, x right and y down, shifted so that the smallest x and y among the
+sections found are 0.
+"""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+
+from vision import lighting, matching
+from vision.decks import Deck
+from vision.errors import VisionError
+from vision.mat import PX_PER_MM, MatSpec, detect
+from vision.reading import Reading
+
+MIN_COVER = 0.3
+"""A lattice cell at least this much covered by something is matched."""
+
+
+def lattice_phase(mask: np.ndarray, pitch_px: tuple[float, float],
+                  step: int = 2) -> tuple[float, float]:
+    """The grid offset (px) whose cells are most cleanly either covered or bare."""
+    pw, ph = pitch_px
+    h, w = mask.shape
+    integral = cv2.integral(mask.astype(np.uint8)).astype(np.float64)
+    ox = np.arange(0, pw, step)
+    oy = np.arange(0, ph, step)
+    kx = np.arange(-1, int(w / pw) + 2)
+    ky = np.arange(-1, int(h / ph) + 2)
+    xs = np.clip(np.round(ox[:, None] + pw * kx[None, :]), 0, w).astype(int)
+    ys = np.clip(np.round(oy[:, None] + ph * ky[None, :]), 0, h).astype(int)
+    a = integral[ys[:, None, :, None], xs[None, :, None, :]]
+    sums = a[..., 1:, 1:] - a[..., :-1, 1:] - a[..., 1:, :-1] + a[..., :-1, :-1]
+    cover = sums / (pw * ph)
+    cost = np.minimum(cover, 1 - cover).sum((-1, -2))
+    iy, ix = np.unravel_index(int(cost.argmin()), cost.shape)
+    return float(ox[ix]), float(oy[iy])
+
+
+def read(photo: np.ndarray, deck: Deck, mat: MatSpec,
+         templates: matching.Templates | None = None) -> Reading:
+    """Read the shoal in ``photo``; :class:`VisionError` if the mat is not found."""
+    start = time.perf_counter()
+    templates = templates or matching.shoal_templates(deck)
+    view = detect(mat, photo)
+    flat, mask, glare_mask = lighting.flatten(view.rectified, mat)
+    sw, sh = deck.section_mm
+    pw, ph = sw * PX_PER_MM, sh * PX_PER_MM
+    ox, oy = lattice_phase(mask, (pw, ph))
+    small = matching.prepare(flat, PX_PER_MM)
+    integral = cv2.integral(mask.astype(np.uint8))
+    glare = cv2.integral(glare_mask.astype(np.uint8))
+    markers = cv2.integral(lighting.marker_mask(mat, mask.shape, PX_PER_MM,
+                                                mat.marker_mm / 6).astype(np.uint8))
+    h, w = mask.shape
+    cover: dict[tuple[int, int], tuple[float, float]] = {}
+    for j in range(-1, int(h / ph) + 1):
+        for i in range(-1, int(w / pw) + 1):
+            x0, y0 = ox + i * pw, oy + j * ph
+            xa, ya = int(np.clip(round(x0), 0, w)), int(np.clip(round(y0), 0, h))
+            xb, yb = int(np.clip(round(x0 + pw), 0, w)), int(np.clip(round(y0 + ph), 0, h))
+            blind = (glare[yb, xb] - glare[ya, xb] - glare[yb, xa] + glare[ya, xa])
+            covered = (integral[yb, xb] - integral[ya, xb] - integral[yb, xa]
+                       + integral[ya, xa]) / max(pw * ph - blind, pw * ph / 4)
+            on_marker = (markers[yb, xb] - markers[ya, xb] - markers[yb, xa]
+                         + markers[ya, xa]) / (pw * ph)
+            if on_marker < 0.15:  # no card lies on a marker
+                cover[(i, j)] = (covered, blind / (pw * ph))
+    found: Found = {}
+    distances: dict[tuple[int, int], np.ndarray] = {}
+    for (i, j), (covered, blind) in cover.items():
+        # glare must not make a card vanish from a shoal: a cell half under glare, next to
+        # cards, is matched on what the glare leaves (a cell under more is lost)
+        beside = any(cover.get(c, (0.0, 0.0))[0] >= MIN_COVER
+                     for c in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)))
+        if covered < MIN_COVER and not (0.3 < blind < 0.6 and beside):
+            continue
+        x_mm, y_mm = (ox + i * pw) / PX_PER_MM, (oy + j * ph) / PX_PER_MM
+        patches = matching.features_at(small, x_mm, y_mm, (sw, sh), templates.inset_mm)
+        dist, shift = matching.distances(patches, templates)
+        label, conf, _ = matching.decide(dist, templates.labels)
+        if label == matching.NO_CARD:
+            continue
+        k = int(shift[int(np.argmin(dist))])
+        n = len(matching.SHIFTS_MM)
+        dx, dy = matching.SHIFTS_MM[k % n], matching.SHIFTS_MM[k // n]
+        found[(i, j)] = (label, conf * (1 - blind), (x_mm + dx, y_mm + dy, sw, sh))
+        distances[(i, j)] = dist
+    _same_card(found, distances, templates)
+    if not found:
+        raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
+                          "and is this the right deck?")
+    x_min = min(i for i, _ in found)
+    y_min = min(j for _, j in found)
+    reading = Reading("shoal", {}, {}, view=view)
+    for (i, j), (label, conf, box) in sorted(found.items(), key=lambda kv: (kv[0][1],
+                                                                          kv[0][0])):
+        name = f"{i - x_min},{j - y_min}"
+        reading.cells[name] = label
+        reading.confidence[name] = conf
+        reading.boxes_mm[name] = box
+    reading.ms = round((time.perf_counter() - start) * 1000)
+    return reading
+
+
+UNSURE, SURE, CLOSE_ENOUGH = 0.15, 0.3, 1.2
+"""A cell read with confidence under UNSURE takes the value the card of a neighbour read
+with at least SURE would show there, when that section is within CLOSE_ENOUGH times the
+best distance: a glare spot on one fish rarely spares the rest of its card."""
+
+
+Found = dict[tuple[int, int], tuple[str, float, tuple[float, float, float, float]]]
+
+
+def _same_card(found: Found,
+               distances: dict[tuple[int, int], np.ndarray],
+               templates: matching.Templates) -> None:
+    """Settle unsure cells by their sure neighbours' cards (shoal templates are the
+    no-card one, then four sections per card, row-major, in deck order)."""
+    for (i, j), (label, conf, box) in list(found.items()):
+        if conf >= UNSURE:
+            continue
+        dist = distances[(i, j)]
+        best = float(dist.min())
+        for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            near = found.get((i + di, j + dj))
+            if near is None or near[1] < SURE:
+                continue
+            t = int(np.argmin(distances[(i + di, j + dj)]))
+            card, pos = divmod(t - 1, 4)
+            sx, sy = pos % 2 - di, pos // 2 - dj  # this cell's section on that card
+            if t == 0 or not (0 <= sx <= 1 and 0 <= sy <= 1):
+                continue
+            guess = 1 + 4 * card + 2 * sy + sx
+            if float(dist[guess]) <= CLOSE_ENOUGH * best and templates.labels[guess] != label:
+                found[(i, j)] = (templates.labels[guess], UNSURE, box)
+                break
+
+
+def layout_of(reading: Reading) -> dict[tuple[int, int], str]:
+    """The reading as a layout: (x, y) -> section value."""
+    out = {}
+    for name, value in reading.cells.items():
+        x, y = name.split(",")
+        out[(int(x), int(y))] = value
+    return out
