@@ -129,7 +129,7 @@ def decode(data: bytes, name: str, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
     try:
         kind, w, h = header_size(data)
     except VisionError as err:
-        raise VisionError(f"{name} is not an image the companion reads ({err}): use a "
+        raise VisionError(f"{name} is not an image OpenCV can read ({err}): use a "
                           f"{FORMATS} photo") from None
     if w * h > MAX_PIXELS:
         raise VisionError(f"{name} is {w} x {h} pixels ({w * h / 1e6:.0f} Mpx), more than "

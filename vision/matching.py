@@ -20,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import images
 from vision.decks import Deck, Faces, missing_images
 from vision.errors import VisionError
 from vision.lighting import GLARE
@@ -87,9 +88,7 @@ def features_at(small: np.ndarray, x_mm: float, y_mm: float, box_mm: tuple[float
 def _image_features(path: Path, box_mm: tuple[float, float], inset_mm: float,
                     split: tuple[int, int]) -> list[np.ndarray]:
     """Features of each box of a straight-on card image split into cols x rows boxes."""
-    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if img is None:
-        raise VisionError(f"{path} is not an image OpenCV can read")
+    img = images.load(path)
     cols, rows = split
     size = (round(box_mm[0] * cols * FEATURE_PX_PER_MM),
             round(box_mm[1] * rows * FEATURE_PX_PER_MM))
