@@ -10,12 +10,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from companion import doctor
 from companion.hardware.virtual_box import VirtualBox
 from companion.store import Store
 from tests.hardware.busy_pins import plugin_env
+from vision import mat
 
 
 class Home:
@@ -201,3 +204,30 @@ def test_a_check_that_breaks_is_a_finding(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(doctor, "PLUGINS", ())
     (finding,) = doctor.run(doctor.Setup(Path("/nonexistent")))
     assert not finding.ok and finding.check == "broken" and "surprise" in finding.detail
+
+
+def test_a_camera_with_the_mat_in_view(home: Home, tmp_path: Path) -> None:
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), mat.render(mat.standard("A3"), 2.0))
+    home.config.write_text(f'camera = "{photo}"\n')
+    code, out = home.doctor()
+    assert code == 0, out
+    assert "ok   camera:" in out and "ok   mat: in view: 4 of 4 markers" in out
+
+
+def test_a_camera_that_is_not_there(home: Home, tmp_path: Path) -> None:
+    code, found = home.findings("--camera", str(tmp_path / "unplugged"))
+    assert code == 1
+    problem = bad(found, "camera")
+    assert "no camera, stream, folder or image" in problem["detail"]
+    assert "plug the camera in" in problem["fix"]
+
+
+def test_a_camera_that_sees_no_mat(home: Home, tmp_path: Path) -> None:
+    photo = tmp_path / "ceiling.png"
+    cv2.imwrite(str(photo), np.full((480, 640, 3), 90, np.uint8))
+    code, found = home.findings("--camera", str(photo))
+    assert code == 1
+    problem = bad(found, "mat")
+    assert "no markers found" in problem["detail"]
+    assert "all its corner markers in view" in problem["fix"]
