@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install
+.PHONY: run test install browser
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed" if sys.version_info < (3, 11) else 0)'
@@ -18,7 +18,11 @@ install: $(BIN)/.installed
 run: install
 	$(BIN)/companion serve
 
-test: install
+# The dashboard's browser tests drive Debian's chromium (never a downloaded browser).
+browser:
+	@./.ci/ensure-chromium
+
+test: install browser
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest

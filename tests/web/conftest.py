@@ -1,0 +1,204 @@
+"""Fixtures of the dashboard tests: an app on a fresh database (Flask test client), a
+real ``companion serve`` subprocess, and Debian's chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.store import Store
+from companion.table import Table
+from web import create_app
+
+PIN = "2468"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 1280, "height": 800}
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    store = Store(tmp_path / "companion.db")
+    yield Table(store)
+    store.close()
+
+
+@pytest.fixture
+def app(table: Table) -> Flask:
+    return create_app(table, {"TABLE_PIN": PIN, "SECRET_KEY": "test", "SSE_KEEPALIVE": 0.05})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def writer(client: FlaskClient) -> Callable[..., Any]:
+    """``writer("post", url, json=...)``: a request with the table PIN header."""
+
+    def call(method: str, url: str, **kw: Any) -> Any:
+        headers = {"X-Table-Pin": PIN, **kw.pop("headers", {})}
+        return getattr(client, method)(url, headers=headers, **kw)
+
+    return call
+
+
+class Server:
+    """A ``companion serve`` subprocess on a free localhost port."""
+
+    def __init__(self, home: Path, *extra: str) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.db = home / "companion.db"
+        env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"),
+               "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port), "--db", str(self.db), "--pin", PIN, *extra],
+            env=env, stderr=subprocess.PIPE, text=True)
+        self.lines: list[str] = []
+        ready = threading.Event()
+        threading.Thread(target=self._read, args=(ready,), daemon=True).start()
+        if not ready.wait(30):
+            self.stop()
+            raise RuntimeError("companion serve did not start:\n" + "".join(self.lines))
+        self._wait_listening()
+
+    def _read(self, ready: threading.Event) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.lines.append(line)
+            if "table PIN" in line:
+                ready.set()
+        ready.set()
+
+    def _wait_listening(self) -> None:
+        # waitress binds right after the banner; connect until it accepts (bounded).
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+                return
+            except OSError:
+                if self.proc.poll() is not None:
+                    break
+                threading.Event().wait(0.05)
+        raise RuntimeError("companion serve is not listening:\n" + "".join(self.lines))
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("serve"))
+    yield srv
+    srv.stop()
+
+
+def _need_chromium() -> None:
+    if CHROMIUM.exists():
+        return
+    message = ("Debian's chromium is missing at /usr/bin/chromium: install it with "
+               "'apt-get install -y chromium' (make test does this as root)")
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def playwright_driver() -> Iterator[Any]:
+    _need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture
+def new_browser(playwright_driver: Any, tmp_path: Path) -> Iterator[Callable[..., Any]]:
+    """``new_browser(viewport)``: a chromium context on a fresh user data dir."""
+    contexts: list[Any] = []
+
+    def make(viewport: dict[str, int] | None = None, **kw: Any) -> Any:
+        profile = tmp_path / f"profile-{len(contexts)}"
+        ctx = playwright_driver.chromium.launch_persistent_context(
+            str(profile), executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
+            viewport=viewport or PHONE, **kw)
+        ctx.set_default_timeout(10_000)
+        contexts.append(ctx)
+        return ctx
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+def screenshot(page: Any, name: str) -> Path:
+    """Save a screenshot under artifacts/ (kept by CI, ignored by git)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{re.sub(r'[^a-z0-9-]+', '-', name.lower())}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def api_get(server: Server, path: str) -> Any:
+    """Read the API the way a script would (reads need no PIN)."""
+    with urllib.request.urlopen(server.url + path, timeout=10) as res:
+        return json.load(res)
+
+
+def enter_pin(page: Any) -> None:
+    """Unlock writes with the PIN dialog of the page's header."""
+    page.click("#pin-button")
+    page.fill("#pin-input", PIN)
+    page.click("#pin-submit")
+    page.wait_for_selector("#pin-button.ok")
+
+
+def create_game(page: Any, server: Server, game: str, players: list[str],
+                setup: Callable[[Any], None] | None = None) -> int:
+    """Start a game from the start page's form (the PIN already entered); its id."""
+    page.goto(server.url + "/")
+    page.select_option("#game-select", game)
+    while page.locator("#players input").count() < len(players):
+        page.click("#add-player")
+    for i, name in enumerate(players):
+        page.locator("#players input").nth(i).fill(name)
+    if setup:
+        setup(page)
+    page.click("#start-game")
+    page.wait_for_url("**/games/*")
+    page.wait_for_selector("#live.on")
+    return int(page.url.rsplit("/", 1)[1])
+
+
+def wait_seq(page: Any, seq: int) -> None:
+    """Wait until the page's log shows ``seq`` actions."""
+    if seq == 0:
+        page.wait_for_selector("#log li", state="detached")
+    else:
+        page.wait_for_selector(f'#log li[value="{seq}"]:first-child')

@@ -1,0 +1,161 @@
+"""Dr. Shark in a real browser: moves, START/STOP, a search of each kind of area on
+screen, the dossier, and the final tally that ends the game."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import (
+    PHONE,
+    TABLET,
+    Server,
+    api_get,
+    create_game,
+    enter_pin,
+    screenshot,
+    wait_seq,
+)
+
+
+def draw_list(page: Any) -> Any:
+    return page.locator("button.clue:not(.shark):not([disabled])")
+
+
+def test_play_drshark(server: Server, new_browser: Any) -> None:
+    phone = new_browser(PHONE).new_page()
+    phone.goto(server.url + "/")
+    enter_pin(phone)
+    sid = create_game(phone, server, "drshark", ["Ann", "Ben"])
+    tablet = new_browser(TABLET).new_page()
+    tablet.goto(f"{server.url}/games/{sid}")
+    tablet.wait_for_selector("#live.on")
+
+    # Ann: area A (by shape), START, one clue, STOP, end the turn.
+    phone.click('button.space[data-space="A-light"]')
+    wait_seq(phone, 1)
+    phone.click("#timer-start")
+    wait_seq(phone, 2)
+    phone.wait_for_selector("#countdown.running")      # the table's timer runs
+    tablet.wait_for_selector("#countdown.running")
+    first = draw_list(phone).first.get_attribute("data-clue")
+    draw_list(phone).first.click()
+    wait_seq(tablet, 3)
+    assert f"Ann: drew {first}" in tablet.inner_text("#log")
+    screenshot(phone, "drshark-phone-search")
+    screenshot(tablet, "drshark-tablet-search")
+    phone.click("#timer-stop")
+    wait_seq(phone, 4)
+    assert api_get(server, f"/api/games/{sid}")["state"]["dossiers"]["Ann"]["clues"] == [first]
+    phone.click("#do-end_turn")
+    wait_seq(phone, 5)
+
+    # Ben: area E (observation) takes one clue and the search ends by itself.
+    phone.click('button.space[data-space="E-light"]')
+    phone.click("#timer-start")
+    wait_seq(phone, 7)
+    taken = draw_list(phone).first.get_attribute("data-clue")
+    draw_list(phone).first.click()
+    wait_seq(phone, 8)
+    assert "Ben: took" in phone.inner_text("#log")
+    phone.click("#do-end_turn")
+    wait_seq(tablet, 9)
+    view = api_get(server, f"/api/games/{sid}")
+    assert view["state"]["dossiers"]["Ben"]["clues"] == [taken]
+
+    # The table counts up and enters the tally: the game is over.
+    phone.click(".tally-box summary")
+    phone.fill('input[data-clues="Ann"]', "1")
+    phone.fill('input[data-clues="Ben"]', "1")
+    phone.click("#tally-go")
+    wait_seq(tablet, 10)
+    tablet.wait_for_selector("#summary:not([hidden])")
+    assert api_get(server, f"/api/games/{sid}")["over"] is True
+    screenshot(phone, "drshark-phone-over")
+    screenshot(tablet, "drshark-tablet-over")
+
+
+@pytest.fixture
+def quick_timer(tmp_path: Path) -> Iterator[Server]:
+    """A server whose searches last 1.5 s, to hear the clapper without waiting 30."""
+    config = tmp_path / "config.toml"
+    config.write_text("[hardware]\nduration_s = 1.5\nwarning_s = 0.5\n", "utf-8")
+    srv = Server(tmp_path, "--config", str(config))
+    yield srv
+    srv.stop()
+
+
+def test_the_browser_claps_when_time_runs_out(quick_timer: Server, new_browser: Any) -> None:
+    page = new_browser(TABLET).new_page()
+    page.goto(quick_timer.url + "/")
+    enter_pin(page)
+    sid = create_game(page, quick_timer, "drshark", ["Ann", "Ben"])
+    assert api_get(quick_timer, "/api/timer")["backend"] == "browser"
+    page.click('button.space[data-space="B-light"]')
+    wait_seq(page, 1)
+    page.click("#timer-start")
+    page.wait_for_selector("#log li:has-text('Ann: ran out of time')")
+    page.wait_for_selector("#countdown.expired")
+    assert page.evaluate("window.lastClap") > 0
+    assert page.inner_text("#countdown") == "0.0"
+    assert api_get(quick_timer, f"/api/games/{sid}")["log"][-1]["action"] == {"type": "time_up"}
+
+
+CATALOGUE = {
+    "evidence": {
+        "watch": {"category": "gadgets", "points": 7, "parts": ["a", "b"],
+                  "service": "paoletta"},
+        "map": {"category": "maps", "points": 10, "parts": ["a", "b"], "service": None}},
+    "clues": [
+        {"id": "watch-1a", "evidence": "watch", "part": "a", "shape": "round",
+         "category": "gadgets"},
+        {"id": "watch-1b", "evidence": "watch", "part": "b", "shape": "star",
+         "category": "gadgets"},
+        {"id": "map-1a", "evidence": "map", "part": "a", "shape": "moon", "category": "maps"},
+        {"id": "map-1b", "evidence": "map", "part": "b", "shape": "heart", "category": "maps"},
+        {"id": "shark-1", "shark": True, "shape": "star", "category": "maps"}]}
+
+
+def test_evidence_and_a_service(server: Server, new_browser: Any) -> None:
+    page = new_browser(PHONE).new_page()
+    page.goto(server.url + "/")
+    enter_pin(page)
+
+    def inline_catalogue(p: Any) -> None:
+        p.click("details summary:has-text('More options')")
+        p.fill('textarea[name="extra"]', json.dumps({"catalogue": CATALOGUE}))
+
+    sid = create_game(page, server, "drshark", ["Ann", "Ben"], setup=inline_catalogue)
+    seq = 0
+
+    def tap(selector: str) -> None:
+        nonlocal seq
+        page.click(selector)
+        seq += 1
+        wait_seq(page, seq)
+
+    tap('button.space[data-space="A-light"]')
+    tap("#timer-start")
+    tap('button.clue[data-clue="map-1a"]:not([disabled])')
+    tap("#timer-stop")
+    tap("#do-end_turn")
+    tap('button.space[data-space="C-light"]')             # area C: the same texture
+    tap("#timer-start")
+    tap('button.clue[data-clue="watch-1a"]:not([disabled])')
+    tap('button.clue[data-clue="watch-1b"]:not([disabled])')
+    tap("#timer-stop")
+    tap('button[data-evidence="watch"]')                   # Paoletta's service follows
+    page.select_option("#service-from", "Ann")
+    page.select_option("#service-take", "map-1a")
+    tap("#service-go")
+    view = api_get(server, f"/api/games/{sid}")
+    assert view["state"]["dossiers"]["Ben"]["evidence"] == ["watch"]
+    assert view["state"]["dossiers"]["Ben"]["clues"] == ["map-1a"]
+    assert view["state"]["dossiers"]["Ann"]["clues"] == []
+    assert view["scores"]["Ben"] == 8
+    assert "Ben: formed watch from watch-1a, watch-1b" in page.inner_text("#log")
+    screenshot(page, "drshark-phone-service")

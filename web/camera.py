@@ -1,0 +1,160 @@
+"""``POST /api/vision/read``: a photo of the table in, the vision contract's object out.
+
+The photo comes as a multipart upload (field ``photo``) with the ``game`` (``shoal`` or
+``poodivers``) and, for Tokyo Poo Divers, the ``layout`` (a name or the rows as JSON);
+without a photo the companion's own camera (``--camera``) takes one. The reading is the ``vision``
+package's, with the deck, faces and mat files of the ``[vision]`` settings (the shipped
+Shoal deck and the project's A3 mat by default). The answer is the contract's ``{game,
+cells, confidence, ms}`` plus ``overlay``: the photo with every recognised cell
+outlined, as a JPEG data URL, for the players to compare with the layout on screen.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib
+import json
+import threading
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, request
+
+from web.auth import require_pin
+from web.errors import ApiError
+
+bp = Blueprint("camera", __name__)
+
+GAMES = ("shoal", "poodivers")
+IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"BM", b"RIFF")
+FIELDS = {"game", "layout"}
+READER = "vision.mat"
+"""The vision module whose presence means photos can be read."""
+OVERLAY_WIDTH = 1200
+_reading = threading.Lock()   # one reading at a time: a Pi has few cores to share
+
+
+def _vision() -> Any:
+    """The vision modules, or a 503 saying they are missing."""
+    try:
+        importlib.import_module(READER)
+        return {name: importlib.import_module(f"vision.{name}") for name in
+                ("decks", "errors", "mat", "matching", "poodivers", "shoal", "sources")}
+    except ImportError as err:
+        raise ApiError(503, f"camera reading is not available in this install ({err})") \
+            from None
+
+
+def _upload() -> bytes | None:
+    unknown = sorted(set(request.form) - FIELDS)
+    if unknown:
+        raise ApiError(400, f"unexpected field {unknown[0]!r}: send photo, game and layout")
+    upload = request.files.get("photo")
+    if upload is None:
+        return None
+    data = upload.read()
+    if not data:
+        raise ApiError(400, "the photo is empty")
+    if not data.startswith(IMAGE_MAGIC):
+        raise ApiError(400, "the photo is not a JPEG, PNG, BMP or WebP image")
+    return data
+
+
+def _decode(data: bytes) -> Any:
+    import cv2
+    import numpy as np
+
+    photo = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if photo is None:
+        raise ApiError(400, "the photo could not be decoded: send a JPEG or PNG")
+    return photo
+
+
+def _camera_photo(v: Any) -> Any:
+    camera = v["sources"].open_source(str(current_app.config["CAMERA"]))
+    try:
+        return camera.read()
+    finally:
+        camera.close()
+
+
+@cache
+def _shoal_kit(deck: str | None, mat: str | None) -> tuple[Any, Any, Any]:
+    v = _vision()
+    loaded = v["decks"].load_deck(Path(deck) if deck else "default")
+    return loaded, v["mat"].mat_of(Path(mat) if mat else None), \
+        v["matching"].shoal_templates(loaded)
+
+
+@cache
+def _poo_kit(faces: str, mat: str | None) -> tuple[Any, Any, Any]:
+    v = _vision()
+    loaded = v["decks"].load_faces(Path(faces))
+    return loaded, v["mat"].mat_of(Path(mat) if mat else None), \
+        v["matching"].poo_templates(loaded)
+
+
+def _read(v: Any, game: str, photo: Any, layout: str) -> Any:
+    files = current_app.config.get("VISION") or {}
+    if game == "shoal":
+        deck, mat, templates = _shoal_kit(files.get("deck"), files.get("mat"))
+        return v["shoal"].read(photo, deck, mat, templates)
+    if not files.get("faces"):
+        raise ApiError(503, "reading Tokyo Poo Divers needs the card faces: set faces "
+                            "under [vision] in config.toml (see `companion vision`)")
+    from companion.engine import BadSetup
+    from companion.games.poodivers.layout import rows_of
+    try:
+        rows = rows_of(_layout_option(layout))
+    except BadSetup as err:
+        raise ApiError(400, str(err)) from None
+    faces, mat, templates = _poo_kit(files["faces"], files.get("mat"))
+    return v["poodivers"].read(photo, faces, rows, mat, templates)
+
+
+def _layout_option(text: str) -> object:
+    """A layout field: a name (``square``) or the rows as a JSON list."""
+    if text.strip().startswith("["):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            raise ApiError(400, "layout is a name such as \"square\" or a JSON list of "
+                                "rows") from None
+    return text
+
+
+def _overlay(reading: Any, photo: Any) -> str:
+    import cv2
+
+    picture = reading.overlay(photo)
+    height, width = picture.shape[:2]
+    if width > OVERLAY_WIDTH:
+        picture = cv2.resize(picture, (OVERLAY_WIDTH, round(height * OVERLAY_WIDTH / width)),
+                             interpolation=cv2.INTER_AREA)
+    ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode() if ok else ""
+
+
+@bp.post("/api/vision/read")
+@require_pin
+def read() -> Any:
+    if not request.mimetype.startswith("multipart/form-data"):
+        raise ApiError(415, "send the photo as multipart/form-data (field \"photo\")")
+    game = request.form.get("game", "")
+    if game not in GAMES:
+        raise ApiError(400, f"\"game\" is one of {', '.join(GAMES)}, not {game!r}")
+    data = _upload()
+    if data is None and not current_app.config.get("CAMERA"):
+        raise ApiError(400, "no photo: send the picture in the field \"photo\" (this "
+                            "companion has no camera: start it with --camera)")
+    v = _vision()
+    try:
+        with _reading:
+            photo = _decode(data) if data is not None else _camera_photo(v)
+            reading = _read(v, game, photo, request.form.get("layout", "square"))
+            out = reading.to_json()
+            out["overlay"] = _overlay(reading, photo)
+    except v["errors"].VisionError as err:
+        raise ApiError(422, str(err)) from None
+    return jsonify(out)

@@ -1,0 +1,126 @@
+"""What the dashboard shows of a session: the replay-shaped object, the legal actions,
+the action log in words and the scores after every action.
+
+The log and the score history need the state before each action (who acted, what the
+scores became). :class:`Chronicle` keeps those states per session and folds only the
+actions it has not seen, so a change costs one ``apply``, not a replay of the game.
+It works from a snapshot of the session's action list, so the view it builds is always
+consistent (state, seq and log from the same actions) even while another phone plays.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.engine import Action, Game
+from companion.table import Session
+from web.words import describe
+
+SERIES: dict[str, Callable[[dict[str, Any]], dict[str, int]]] = {
+    "shark": lambda view: dict(view["prices"]),
+}
+"""Per game, a second history the page charts (Shark: the stock index after each action)."""
+
+
+def series_of(game: Game[Any], state: Any) -> dict[str, int] | None:
+    pick = SERIES.get(game.name)
+    return pick(game.view(state)) if pick else None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One applied action and what followed from it."""
+
+    action: Action
+    state: Any
+    who: str | None
+    text: str
+    scores: dict[str, int]
+    series: dict[str, int] | None = None
+
+    def entry(self, seq: int) -> dict[str, Any]:
+        out = {"seq": seq, "who": self.who, "text": self.text, "action": self.action,
+               "scores": self.scores}
+        if self.series is not None:
+            out["series"] = self.series
+        return out
+
+
+@dataclass
+class _Trace:
+    game: Game[Any]
+    start: Any
+    steps: list[Step]
+
+
+def actor(game: Game[Any], state: Any, action: Action) -> str | None:
+    """Who takes ``action`` in ``state``: the player the engine's ``legal()`` names for
+    that kind of action (a peek belongs to the player who drew the blank), else the
+    player to act."""
+    for option in game.legal(state):
+        if option.type == action.get("type") and option.player is not None:
+            return option.player
+    return game.current(state)
+
+
+class Chronicle:
+    """Per-session step caches; thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._traces: dict[int, _Trace] = {}
+
+    def steps(self, session: Session, actions: Sequence[Action]) -> tuple[Any, list[Step]]:
+        """The start state and one step per action of ``actions`` (a snapshot of the
+        session's log)."""
+        with self._lock:
+            trace = self._traces.get(session.id)
+            if trace is None:
+                start = session.game.new(session.players, session.options)
+                trace = self._traces[session.id] = _Trace(session.game, start, [])
+            kept = 0
+            for old, new in zip(trace.steps, actions, strict=False):
+                if old.action != new:
+                    break
+                kept += 1
+            del trace.steps[kept:]
+            state = trace.steps[-1].state if trace.steps else trace.start
+            for action in actions[kept:]:
+                who = actor(trace.game, state, action)
+                state = trace.game.apply(state, action)
+                trace.steps.append(Step(action, state, who,
+                                        describe(trace.game.name, action, who),
+                                        trace.game.scores(state),
+                                        series_of(trace.game, state)))
+            return trace.start, list(trace.steps[: len(actions)])
+
+    def view(self, session: Session, *, full: bool = True) -> dict[str, Any]:
+        """The API object of a session: ``id``, ``seq``, the replay-shaped fields, the
+        engine's ``legal`` actions, and either the whole ``log`` and ``timeline``
+        (``full``) or just the ``last`` step (for live events)."""
+        actions = list(session.actions)
+        start, steps = self.steps(session, actions)
+        game = session.game
+        state = steps[-1].state if steps else start
+        out: dict[str, Any] = {"id": session.id, "seq": len(actions), **game.summary(state)}
+        out["title"] = game.title
+        result = game.outcome(state)
+        out["reason"] = result.reason if result else None
+        out["options"] = _public_options(session.options)
+        out["legal"] = [option.to_json() for option in game.legal(state)]
+        if full:
+            out["log"] = [s.entry(i) for i, s in enumerate(steps, 1)]
+            out["timeline"] = [game.scores(start)] + [s.scores for s in steps]
+            if game.name in SERIES:
+                out["series"] = [series_of(game, start)] + [s.series for s in steps]
+        else:
+            out["last"] = steps[-1].entry(len(steps)) if steps else None
+        return out
+
+
+def _public_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Options safe to show: a digital deal is the hidden faces of the cards."""
+    return {k: v for k, v in options.items() if k != "deal"}

@@ -1,0 +1,151 @@
+"""The games API: list, create, read, act, undo (DESIGN.md, "HTTP API")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify
+
+from companion import games
+from companion.engine import BadSetup, IllegalAction
+from companion.store import Conflict, StoreError
+from companion.table import NoSuchSession, Session, Table
+from web.auth import require_pin
+from web.chronicle import Chronicle
+from web.errors import ApiError, json_body, log, optional_json_body
+
+bp = Blueprint("games", __name__)
+
+MAX_PLAYERS_TEXT = 40
+
+
+def _table() -> Table:
+    table: Table = current_app.extensions["table"]
+    return table
+
+
+def _chronicle() -> Chronicle:
+    chronicle: Chronicle = current_app.extensions["chronicle"]
+    return chronicle
+
+
+def _session(session_id: int) -> Session:
+    try:
+        return _table().get(session_id)
+    except NoSuchSession as err:
+        raise ApiError(404, str(err)) from None
+
+
+def _seq(body: dict[str, Any]) -> int | None:
+    seq = body.get("seq")
+    if seq is None:
+        return None
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+        raise ApiError(400, "\"seq\" is the number of actions you have seen (0 or more)")
+    return seq
+
+
+def view(session: Session) -> dict[str, Any]:
+    return _chronicle().view(session)
+
+
+@bp.get("/api/games")
+def list_games() -> Any:
+    """Every stored game, the most recently active first, with scores and winners."""
+    out = []
+    for row in _table().list():
+        item: dict[str, Any] = {"id": row.id, "game": row.game, "players": row.players,
+                                "over": row.over, "created": row.created,
+                                "updated": row.updated}
+        try:
+            session = _table().get(row.id)
+            summary = session.game.summary(session.state)
+            item.update(seq=session.seq, title=session.game.title,
+                        current=summary["current"], scores=summary["scores"],
+                        winners=summary["winners"])
+        except (games.UnknownGame, ValueError) as err:
+            # A game whose engine is missing or changed: list it, say why it won't open.
+            item["problem"] = str(err)
+        out.append(item)
+    return jsonify(out)
+
+
+@bp.get("/api/games/available")
+def available() -> Any:
+    """The games this companion can start, with their player limits."""
+    out = []
+    for name in games.available():
+        game = games.get(name)
+        out.append({"game": name, "title": game.title, "min_players": game.min_players,
+                    "max_players": game.max_players})
+    return jsonify(out)
+
+
+@bp.post("/api/games")
+@require_pin
+def create_game() -> Any:
+    body = json_body({"game", "players", "options"}, required=("game", "players"))
+    options = body.get("options") or {}
+    if not isinstance(options, dict):
+        raise ApiError(400, "\"options\" must be a JSON object")
+    try:
+        session = _table().create(body["game"], body["players"], options)
+    except (games.UnknownGame, BadSetup) as err:
+        raise ApiError(400, str(err)) from None
+    return jsonify(view(session)), 201
+
+
+@bp.get("/api/games/<int:session_id>")
+def get_game(session_id: int) -> Any:
+    return jsonify(view(_session(session_id)))
+
+
+@bp.post("/api/games/<int:session_id>/actions")
+@require_pin
+def play(session_id: int) -> Any:
+    body = json_body({"action", "seq"}, required=("action",))
+    session = _session(session_id)
+    action = body["action"]
+    if not isinstance(action, dict):
+        raise ApiError(400, "\"action\" must be a JSON object with a \"type\"")
+    try:
+        session = _table().play(session_id, action, _seq(body))
+    except Conflict as err:
+        raise ApiError(409, str(err), **view(session)) from None
+    except IllegalAction as err:
+        raise ApiError(400, str(err)) from None
+    except (TypeError, KeyError, ValueError, AttributeError) as err:
+        # The engine could not read the action at all; nothing was stored.
+        log.warning("engine rejected %r with %r", action, err)
+        raise ApiError(400, f"the {session.game.title} rules cannot read this action "
+                            f"({type(err).__name__}: {err})") from None
+    except StoreError as err:
+        raise ApiError(503, str(err)) from None
+    return jsonify(view(session))
+
+
+@bp.post("/api/games/<int:session_id>/undo")
+@require_pin
+def undo(session_id: int) -> Any:
+    """Take back the last action (kept in the history as undone)."""
+    body = optional_json_body({"seq"})
+    session = _session(session_id)
+    try:
+        undone = _table().undo(session_id, _seq(body))
+    except Conflict as err:
+        raise ApiError(409, str(err), **view(session)) from None
+    if undone is None:
+        raise ApiError(400, "there is nothing to undo")
+    return jsonify({**view(session), "undone": undone})
+
+
+@bp.post("/api/games/<int:session_id>/redo")
+@require_pin
+def redo(session_id: int) -> Any:
+    """Play again the action undone last, if nothing was played since."""
+    optional_json_body(())
+    session = _session(session_id)
+    redone = _table().redo(session_id)
+    if redone is None:
+        raise ApiError(400, "there is nothing to redo")
+    return jsonify({**view(session), "redone": redone})

@@ -1,0 +1,98 @@
+"""The dashboard's pages: the start page (new game, resume, history, QR code) and one
+page per game. The pages are drawn in the browser from the same JSON API."""
+
+from __future__ import annotations
+
+import io
+import socket
+from typing import Any
+
+import segno
+from flask import Blueprint, Response, current_app, render_template, request, session
+
+from companion import __version__, games
+from companion.table import NoSuchSession, Table
+from web.auth import csrf_token
+from web.errors import ApiError
+
+bp = Blueprint("pages", __name__)
+
+GAME_PAGES = {"poodivers", "shark", "drshark", "shoal"}
+
+
+def lan_address() -> str:
+    """The address phones on the LAN should open: this machine's outward-facing IP
+    (found without sending anything), else the address the page was asked for."""
+    host = request.host.split(":")[0]
+    port = request.host.rsplit(":", 1)[1] if ":" in request.host else "80"
+    configured = current_app.config.get("PUBLIC_URL")
+    if configured:
+        return str(configured)
+    if host in ("localhost", "127.0.0.1", "::1", "[::1]"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                probe.connect(("192.0.2.1", 9))  # TEST-NET: a route lookup, no packet
+                host = probe.getsockname()[0]
+        except OSError:
+            pass
+    return f"http://{host}:{port}/"
+
+
+def _common() -> dict[str, Any]:
+    return {"version": __version__, "csrf": csrf_token(),
+            "pin_ok": bool(session.get("pin_ok"))}
+
+
+def _may_show_pin() -> bool:
+    """The PIN shows on the Pi's own screen (a loopback visitor), or everywhere when
+    ``show_pin`` is set."""
+    local = request.remote_addr in ("127.0.0.1", "::1")
+    return bool(current_app.config.get("SHOW_PIN")) or local
+
+
+def shoal_goals() -> dict[str, str]:
+    """The default Shoal deck's goal cards, id -> what they score (empty if the Shoal
+    engine is not installed)."""
+    try:
+        from companion.games.shoal.deck import load_deck
+    except ImportError:
+        return {}
+    deck = load_deck("default")
+    return {gid: "; ".join(g.describe() for g in card.goals)
+            for gid, card in sorted(deck.goals.items())}
+
+
+@bp.get("/")
+def start() -> str:
+    table: Table = current_app.extensions["table"]
+    names = {n: games.get(n).title for n in games.available()}
+    return render_template("index.html", games=names, address=lan_address(),
+                           goals=shoal_goals(),
+                           show_pin=_may_show_pin(),
+                           pin=current_app.config["TABLE_PIN"], sessions=table.list(),
+                           **_common())
+
+
+@bp.get("/games/<int:session_id>")
+def game_page(session_id: int) -> str:
+    table: Table = current_app.extensions["table"]
+    try:
+        game_session = table.get(session_id)
+    except NoSuchSession as err:
+        raise ApiError(404, str(err)) from None
+    name = game_session.game.name
+    return render_template("game.html", session_id=session_id, game=name,
+                           title=game_session.game.title, players=game_session.players,
+                           script=name if name in GAME_PAGES else None,
+                           browser_timer=current_app.config.get("TIMER_SPEC") == "browser",
+                           **_common())
+
+
+@bp.get("/qr.svg")
+def qr_code() -> Response:
+    """The dashboard's LAN address as a QR code, made here (the Pi may be offline)."""
+    out = io.BytesIO()
+    segno.make(lan_address(), error="m").save(out, kind="svg", scale=6, border=2,
+                                              xmldecl=False, svgns=True)
+    return Response(out.getvalue(), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})

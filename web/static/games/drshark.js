@@ -1,0 +1,276 @@
+// Dr. Shark: the big countdown (synced from the table's timer), START/STOP, the board's
+// spaces and tokens, the search panel for the area's method, dossiers and services,
+// and the clapper sound when the timer is the browser's.
+"use strict";
+(function () {
+  const METHOD_TEXT = {
+    shape: "draw clues one by one, each a shape not yet on the mat",
+    different: "draw clues one by one, each a texture not yet on the mat",
+    same: "draw clues one by one, all of the first clue's texture",
+    fistful: "grab one fistful, then keep one clue of each colour",
+    observation: "take clues from those laid open",
+  };
+  let timer = null;        // the last status from the server
+  let deadline = 0;        // performance.now() when a running timer ends
+  let frame = 0;
+  let lastState = null;
+  let picked = new Set();  // clues chosen for a fistful, a selection or a service
+  let audio = null;
+  let timerNote = "";      // why there is no timer, when there is none
+  let filter = "";         // narrows long clue lists
+
+  // The clapper: a sharp noise burst and a low knock, made with WebAudio (no file).
+  function clap() {
+    if (!audio) return;
+    const now = audio.currentTime;
+    const length = Math.floor(audio.sampleRate * 0.25);
+    const buffer = audio.createBuffer(1, length, audio.sampleRate);
+    const data = buffer.getChannelData(0);
+    for (let i = 0; i < length; i++) data[i] = (Math.random() * 2 - 1) * Math.exp(-i / (length / 12));
+    const noise = audio.createBufferSource();
+    noise.buffer = buffer;
+    const knock = audio.createOscillator();
+    knock.frequency.setValueAtTime(180, now);
+    knock.frequency.exponentialRampToValueAtTime(50, now + 0.2);
+    const gain = audio.createGain();
+    gain.gain.setValueAtTime(0.9, now);
+    gain.gain.exponentialRampToValueAtTime(0.001, now + 0.3);
+    noise.connect(audio.destination);
+    knock.connect(gain).connect(audio.destination);
+    noise.start(now);
+    knock.start(now);
+    knock.stop(now + 0.3);
+    window.lastClap = Date.now();   // for the page's own tests and curious players
+  }
+  document.addEventListener("pointerdown", () => {
+    if (!audio && window.AudioContext) audio = new AudioContext();
+    if (audio && audio.state === "suspended") audio.resume();
+  });
+
+  function showClock() {
+    const el = document.getElementById("countdown");
+    if (!el || !timer) return;
+    let ms = timer.ms_left;
+    if (timer.state === "running") ms = Math.max(0, deadline - performance.now());
+    el.textContent = (Math.ceil(ms / 100) / 10).toFixed(1);
+    const warning = timer.state === "running" && ms <= (timer.warning_ms || 0);
+    el.className = `countdown ${timer.state}${warning ? " warning" : ""}`;
+    const state = document.getElementById("timer-state");
+    if (state) state.textContent = timer.error ? `timer: ${timer.error}` : `${timer.state} · ${timer.backend} timer`;
+    if (timer.state === "running") frame = requestAnimationFrame(showClock);
+  }
+
+  function onTimer(status, ctx) {
+    const was = lastState;
+    timer = status;
+    lastState = status.state;
+    deadline = performance.now() + status.ms_left;
+    cancelAnimationFrame(frame);
+    showClock();
+    if (status.state === "expired" && was && was !== "expired" && status.backend === "browser") clap();
+  }
+
+  async function timerButton(ctx, what) {
+    try {
+      onTimer(await window.TC.api("POST", `/api/timer/${what}`, {}), ctx);
+    } catch (err) {
+      if (err.status === 503) {     // no timer on this companion: log the action directly
+        ctx.act({ type: what === "start" ? "start_search" : "stop" });
+      } else if (err.message !== "no PIN entered") ctx.flash(err.message);
+    }
+  }
+
+  function clueLabel(v, id) {
+    const clue = (v.state.catalogue.clues || []).find((c) => c.id === id);
+    if (!clue) return id;
+    const cat = (v.state.catalogue.categories || {})[clue.category];
+    return clue.shark ? `${id} (shark!)` : `${id} · ${clue.shape || ""} ${cat ? cat.name : clue.category || ""}`;
+  }
+
+  // A long list of clues to pick from: a filter box and a scrolling list.
+  function cluePicker(h, ctx, v, ids, attrs) {
+    const box = h("input", { type: "search", placeholder: "filter: watch, round, maps…",
+      "aria-label": "filter clues", class: "clue-filter", value: filter });
+    const shown = ids.filter((id) => clueLabel(v, id).toLowerCase().includes(filter.toLowerCase()));
+    const list = clueButtons(h, v, shown, attrs);
+    list.classList.add("pick");
+    box.addEventListener("input", () => {
+      filter = box.value;
+      const hits = ids.filter((id) => clueLabel(v, id).toLowerCase().includes(filter.toLowerCase()));
+      list.replaceChildren(...clueButtons(h, v, hits, attrs).children);
+    });
+    return h("div", {}, box, list);
+  }
+
+  function clueButtons(h, v, ids, attrs) {
+    const cats = v.state.catalogue.categories || {};
+    return h("div", { class: "clues" }, ids.map((id) => {
+      const clue = (v.state.catalogue.clues || []).find((c) => c.id === id) || {};
+      const colour = clue.shark ? "shark" : (cats[clue.category] || {}).colour || "";
+      return h("button", Object.assign({ type: "button", "data-clue": id,
+        class: `clue ${colour}${picked.has(id) ? " chosen" : ""}` }, attrs(id)), clueLabel(v, id));
+    }));
+  }
+
+  function toggler(ctx, id) {
+    return () => { if (picked.has(id)) picked.delete(id); else picked.add(id); ctx.rerender(); };
+  }
+
+  function searchPanel(h, ctx, v, legal) {
+    const s = v.state;
+    const search = s.search;
+    const parts = [];
+    if (search) {
+      parts.push(h("p", {}, h("strong", {}, `Area ${search.area}: `),
+        search.method ? METHOD_TEXT[search.method] || search.method : "choose a space"));
+      if (search.clues.length) {
+        parts.push(h("p", {}, "On the mat: "), clueButtons(h, v, search.clues, () => ({ disabled: true })));
+      }
+      if (search.note) parts.push(h("p", { class: "pending" }, search.note));
+    }
+    if (legal.draw) {
+      parts.push(h("p", {}, "Tap the clue just drawn:"),
+        cluePicker(h, ctx, v, legal.draw.choices.clue, (id) => ({ onclick: () => ctx.act({ type: "draw", clue: id }) })));
+    }
+    if (legal.take) {
+      parts.push(h("p", {}, "Tap the clue taken:"),
+        cluePicker(h, ctx, v, legal.take.choices.clue, (id) => ({ onclick: () => ctx.act({ type: "take", clue: id }) })));
+    }
+    for (const kind of ["fistful", "select"]) {
+      if (!legal[kind]) continue;
+      parts.push(h("p", {}, kind === "fistful" ? "Tap every clue in the fistful:" : "Tap the clues to keep:"),
+        kind === "fistful"
+          ? cluePicker(h, ctx, v, legal[kind].choices.clues, (id) => ({ onclick: toggler(ctx, id) }))
+          : clueButtons(h, v, legal[kind].choices.clues, (id) => ({ onclick: toggler(ctx, id) })),
+        h("button", { type: "button", class: "big primary", id: `${kind}-go`, onclick: () => {
+          const clues = [...picked];
+          picked = new Set();
+          ctx.act({ type: kind, clues });
+        } }, kind === "fistful" ? `Grab these ${picked.size}` : `Keep these ${picked.size}`));
+    }
+    return parts;
+  }
+
+  function dossierPanel(h, ctx, v, legal) {
+    const s = v.state;
+    const parts = [];
+    if (legal.form) {
+      const mine = s.dossiers[s.player] || Object.values(s.dossiers).find(() => true);
+      const owner = Object.keys(s.dossiers).find((o) => o === s.player || o.split("+").includes(s.player));
+      const clues = (s.dossiers[owner] || mine).clues;
+      parts.push(h("p", {}, "Form evidence:"), h("div", { class: "row" },
+        legal.form.choices.evidence.map((e) => h("button", { type: "button", class: "big",
+          "data-evidence": e, onclick: () => ctx.act({ type: "form", evidence: e,
+            clues: pickParts(s, e, clues) }) }, `${e} (${s.catalogue.evidence[e].points} pts)`))));
+    }
+    if (legal.service) {
+      const opt = legal.service.choices;
+      const from = h("select", { id: "service-from", "aria-label": "from" }, opt.from.map((f) => h("option", { value: f }, f)));
+      const take = h("select", { id: "service-take", "aria-label": "take" }, opt.take.map((c) => h("option", { value: c }, clueLabel(v, c))));
+      const give = opt.give ? h("select", { id: "service-give", "aria-label": "give" }, opt.give.map((c) => h("option", { value: c }, clueLabel(v, c)))) : null;
+      parts.push(h("div", { class: "trade" }, h("strong", {}, `${s.service} service: `),
+        "from ", from, " take ", take, give ? " give " : "", give,
+        h("button", { type: "button", class: "primary", id: "service-go", onclick: () => {
+          const action = { type: "service", from: from.value, take: take.value };
+          if (give) action.give = give.value;
+          ctx.act(action);
+        } }, "Use the service")));
+    }
+    const simple = { skip_service: "Skip the service", end_turn: "End the turn", time_up: "Time is up",
+      stop: "Stop searching", start_search: "Start the search (no timer)" };
+    const buttons = Object.entries(simple).filter(([k]) => legal[k]).map(([k, label]) =>
+      h("button", { type: "button", class: "big", id: `do-${k}`, onclick: () => ctx.act({ type: k }) }, label));
+    if (buttons.length) parts.push(h("div", { class: "row" }, buttons));
+    return parts;
+  }
+
+  // For each part of the evidence, the first clue of the dossier that completes it.
+  function pickParts(s, evidence, clues) {
+    const wanted = [...s.catalogue.evidence[evidence].parts];
+    const out = [];
+    for (const id of clues) {
+      const clue = s.catalogue.clues.find((c) => c.id === id);
+      if (clue && clue.evidence === evidence && wanted.includes(clue.part)) {
+        wanted.splice(wanted.indexOf(clue.part), 1);
+        out.push(id);
+      }
+    }
+    return out;
+  }
+
+  // The final tally counted on the table: evidence and loose clues per dossier.
+  function tallyPanel(h, ctx, v) {
+    const s = v.state;
+    const evidence = Object.keys(s.catalogue.evidence);
+    const rows = Object.keys(s.dossiers).map((owner) => h("fieldset", { class: "tally", "data-owner": owner },
+      h("legend", {}, owner),
+      h("label", {}, "Loose clues ", h("input", { type: "number", min: 0, value: 0, "data-clues": owner })),
+      h("div", { class: "row" }, evidence.map((e) => h("label", {}, `${e} `,
+        h("input", { type: "number", min: 0, value: 0, "data-evidence": e, class: "count" }))))));
+    const go = h("button", { type: "button", class: "big primary", id: "tally-go", onclick: () => {
+      const dossiers = {};
+      for (const fs of controls_(go).querySelectorAll("fieldset.tally")) {
+        const counts = {};
+        for (const input of fs.querySelectorAll("input[data-evidence]")) {
+          if (Number(input.value) > 0) counts[input.dataset.evidence] = Number(input.value);
+        }
+        dossiers[fs.dataset.owner] = { evidence: counts,
+          clues: Number(fs.querySelector("input[data-clues]").value) };
+      }
+      ctx.act({ type: "tally", dossiers });
+    } }, "Enter the tally and end the game");
+    return h("details", { class: "tally-box", open: s.phase === "tally" },
+      h("summary", {}, "Final tally (counted on the table)"), rows, go);
+  }
+  const controls_ = (el) => el.closest("details");
+
+  function render(v, ctx, board, controls) {
+    const { h } = ctx;
+    const s = v.state;
+    const legal = Object.fromEntries(v.legal.map((l) => [l.type, l]));
+    if (!legal.fistful && !legal.select) picked = new Set();
+    const movable = new Set(legal.move ? legal.move.choices.space : []);
+    const tokens = {};
+    for (const [p, space] of Object.entries(s.positions)) if (space) (tokens[space] = tokens[space] || []).push(p);
+    const spaces = h("div", { class: "spaces" }, s.board.spaces.map((sp) => h("button", {
+      type: "button", class: `space${sp.dark ? " dark" : ""}${movable.has(sp.id) ? " target" : ""}`,
+      "data-space": sp.id, disabled: !movable.has(sp.id),
+      onclick: () => ctx.act({ type: "move", space: sp.id }),
+    }, `${sp.id}`, h("span", { class: "tokens" }, (tokens[sp.id] || []).join(", ")))));
+    const clock = h("section", { class: "clock" },
+      h("p", { id: "countdown", class: "countdown", "aria-live": "off" }, "30.0"),
+      h("p", { id: "timer-state", class: "muted" }, timerNote || "timer"),
+      v.over ? null : h("div", { class: "row timer-buttons" },
+        h("button", { type: "button", class: "primary", id: "timer-start", onclick: () => timerButton(ctx, "start") }, "START"),
+        h("button", { type: "button", id: "timer-stop", onclick: () => timerButton(ctx, "stop") }, "STOP")));
+    board.replaceChildren(clock, h("p", {}, `Round ${s.round} of ${s.rounds} · ${s.phase}`), spaces);
+    showClock();
+
+    const parts = [...searchPanel(h, ctx, v, legal), ...dossierPanel(h, ctx, v, legal)];
+    parts.push(h("h2", {}, "Dossiers"));
+    for (const [owner, d] of Object.entries(s.dossiers)) {
+      parts.push(h("div", { class: "dossier" }, h("strong", {}, `${owner}: ${d.points} points`),
+        h("div", {}, "Evidence: ", d.evidence.join(", ") || "none"),
+        h("div", { class: "muted" }, `Clues (${d.clue_count}): `, d.clues.map((c) => clueLabel(v, c)).join("; ") || "none")));
+    }
+    parts.push(h("p", { class: "muted" }, `${s.bag.length} clues in the pool.`));
+    if (legal.tally) parts.push(tallyPanel(h, ctx, v));
+    controls.replaceChildren(...parts);
+  }
+
+  async function first(ctx) {
+    try { onTimer(await window.TC.api("GET", "/api/timer"), ctx); } catch (err) {
+      timerNote = `${err.message} START and STOP below log the search directly.`;
+      const el = document.getElementById("timer-state");
+      if (el) el.textContent = timerNote;
+    }
+  }
+  let started = false;
+  window.GAMES.drshark = {
+    render(v, ctx, board, controls) {
+      render(v, ctx, board, controls);
+      if (!started) { started = true; first(ctx); }
+    },
+    timer: onTimer,
+  };
+})();

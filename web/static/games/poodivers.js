@@ -1,0 +1,129 @@
+// Tokyo Poo Divers: the grid of cards; tap a card to flip it and say its face, follow
+// the diver, bank the turn's points; supply and holdings.
+"use strict";
+(function () {
+  const ARROWS = { N: "↑", NE: "↗", E: "→", SE: "↘", S: "↓", SW: "↙", W: "←", NW: "↖" };
+  const FACE_TEXT = { closed: "", blank: "blank", sleeper: "zzz", object: "poo" };
+  let picking = null;   // the cell whose face is being chosen
+  let peeking = false;
+  let photo = null;     // a photo of the table to check the grid against
+  let seen = null;      // what the camera read: {cells, overlay}
+
+  function cellName(col, row) {
+    return String.fromCharCode(65 + col) + (row + 1);
+  }
+
+  function legalOf(v, type) {
+    return v.legal.find((l) => l.type === type);
+  }
+
+  function render(v, ctx, board, controls) {
+    const { h } = ctx;
+    const s = v.state;
+    const flip = legalOf(v, "flip");
+    const peek = legalOf(v, "peek");
+    const bank = legalOf(v, "bank");
+    const flippable = new Set(flip ? flip.choices.cell : []);
+    if (!peek) peeking = false;
+    if (picking && !flippable.has(picking)) picking = null;
+
+    const width = Math.max(...s.layout.map((r) => r.length));
+    const grid = h("div", { class: "pd-grid", role: "grid", "aria-label": "the cards" });
+    grid.style.gridTemplateColumns = `repeat(${width}, minmax(0, 1fr))`;
+    s.layout.forEach((row, r) => {
+      [...row].forEach((mark, c) => {
+        if (mark !== "#") { grid.append(h("div", { class: "pd-gap" })); return; }
+        const name = cellName(c, r);
+        const face = s.cells[name];
+        const isDiver = s.diver && s.diver.cell === name;
+        const target = peeking ? face === "closed" : flippable.has(name);
+        const btn = h("button", {
+          type: "button", class: `pd-cell ${face}${target ? " target" : ""}` +
+            `${isDiver ? " diver" : ""}${picking === name ? " picking" : ""}`,
+          "data-cell": name, "aria-label": `${name} ${face}`, disabled: !target,
+        }, h("span", { class: "pd-name" }, name),
+        h("span", { class: "pd-face" }, isDiver
+          ? `◉${s.diver.direction ? ARROWS[s.diver.direction] : ""}` : FACE_TEXT[face]));
+        btn.addEventListener("click", () => tap(name, v, ctx));
+        grid.append(btn);
+      });
+    });
+    board.replaceChildren(grid);
+
+    const parts = [];
+    if (picking) {
+      parts.push(h("div", { class: "pd-pick", role: "group", "aria-label": "face" },
+        h("strong", {}, `${picking}: what does it show?`),
+        h("div", { class: "row" }, flip.choices.face.map((f) => h("button", {
+          type: "button", class: `big face-${f}`, "data-face": f,
+          onclick: () => { const cell = picking; picking = null; ctx.act({ type: "flip", cell, face: f }); },
+        }, f)), h("button", { type: "button", class: "big", onclick: () => { picking = null; ctx.rerender(); } }, "Cancel"))));
+    }
+    const phase = { flip: "Flip any closed card", dive: "Dive on, or bank", over: "Game over" }[s.phase];
+    parts.push(h("div", { class: "pd-turn" },
+      h("div", { class: "stat" }, h("span", {}, "Turn points"), h("strong", { id: "turn-points" }, s.turn_points)),
+      h("div", { class: "stat" }, h("span", {}, "Objects this turn"), h("strong", {}, s.found)),
+      h("div", { class: "stat" }, h("span", {}, "Cards closed"), h("strong", {}, s.closed)),
+      h("p", { class: "phase" }, v.over ? "" : `${v.current}: ${phase}` +
+        (s.diver && s.diver.direction ? ` (diving ${s.diver.direction})` : ""))));
+    const buttons = [];
+    if (bank) {
+      buttons.push(h("button", { type: "button", class: "big primary", id: "bank",
+        onclick: () => ctx.act({ type: "bank" }) }, `Bank ${s.turn_points} point${s.turn_points === 1 ? "" : "s"}`));
+    }
+    if (peek) {
+      buttons.push(h("button", { type: "button", class: `big${peeking ? " primary" : ""}`, id: "peek",
+        onclick: () => { peeking = !peeking; picking = null; ctx.rerender(); } },
+      peeking ? "Tap the card to peek at" : `${peek.player} may peek`));
+    }
+    if (buttons.length) parts.push(h("div", { class: "row" }, buttons));
+    parts.push(h("div", { class: "pd-supply" },
+      h("span", { class: "token brown" }, `Supply: ${s.supply.brown} brown`),
+      h("span", { class: "token golden" }, `${s.supply.golden} golden`)));
+    parts.push(h("table", { class: "holdings" },
+      h("tr", {}, h("th", {}, "Player"), h("th", {}, "Brown"), h("th", {}, "Golden")),
+      Object.entries(s.holdings).map(([p, got]) => h("tr", { class: p === v.current ? "current" : "" },
+        h("th", { scope: "row" }, p), h("td", {}, got.brown), h("td", {}, got.golden)))));
+    parts.push(cameraCheck(v, ctx));
+    controls.replaceChildren(...parts);
+  }
+
+  // The grid as the camera sees it, against the game's: every card that differs.
+  function cameraCheck(v, ctx) {
+    const { h } = ctx;
+    const file = h("input", { type: "file", accept: "image/*", capture: "environment",
+      id: "pd-photo", "aria-label": "photo of the grid" });
+    file.addEventListener("change", () => { photo = file.files[0] || null; });
+    const go = h("button", { type: "button", id: "pd-read", onclick: async () => {
+      if (!photo) { ctx.flash("Take or choose a photo first."); return; }
+      const form = new FormData();
+      form.append("game", "poodivers");
+      form.append("layout", JSON.stringify(v.state.layout));
+      form.append("photo", photo);
+      try {
+        seen = await window.TC.api("POST", "/api/vision/read", form);
+        ctx.rerender();
+      } catch (err) { ctx.flash(err.message); }
+    } }, "Check the grid");
+    const out = [h("summary", {}, "Check the grid with the camera"),
+      h("div", { class: "trade" }, file, photo ? h("span", { class: "muted" }, photo.name) : null, go)];
+    if (seen) {
+      const differ = Object.entries(v.state.cells).filter(([c, face]) => seen.cells[c] !== face);
+      out.push(h("p", { id: "pd-verdict", class: differ.length ? "pending" : "muted" }, differ.length
+        ? `${differ.length} card(s) differ: ` + differ.slice(0, 12).map(([c, face]) =>
+          `${c} is ${seen.cells[c] || "not seen"} on the table, ${face} here`).join("; ")
+        : "The table matches the game."));
+      if (seen.overlay) out.push(h("img", { src: seen.overlay, class: "overlay", alt: "the photo, read" }));
+    }
+    return h("details", { class: "camera", open: !!seen }, out);
+  }
+
+  function tap(cell, v, ctx) {
+    if (peeking) { peeking = false; ctx.act({ type: "peek", cell }); return; }
+    if (v.state.digital) { ctx.act({ type: "flip", cell }); return; }
+    picking = cell;
+    ctx.rerender();
+  }
+
+  window.GAMES.poodivers = { render };
+})();

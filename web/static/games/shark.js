@@ -1,0 +1,190 @@
+// Shark: the board coloured by company, the dice, the stock index, cash and shares, the
+// trading panel (limits from the engine's legal moves), forced sales, the price chart.
+"use strict";
+(function () {
+  const COMPANIES = ["red", "blue", "green", "yellow"];
+  const DIE = [...COMPANIES, "black", "grey"];
+  const COLOURS = { red: "#d7263d", blue: "#1b6ec2", green: "#2f9e44", yellow: "#f2c200",
+    black: "#222", grey: "#8a8f93" };
+  let building = null;   // the building chosen to place
+  let removing = false;  // tapping a grey building removes it
+  const dice = { company: null, area: null };
+  const money = (n) => `$${Number(n).toLocaleString("en-US")}`;
+
+  function cellName(col, row) { return String.fromCharCode(65 + col) + (row + 1); }
+
+  function chip(h, name, attrs, label) {
+    return h("button", Object.assign({ type: "button", class: `chip ${name}`,
+      "data-company": name }, attrs), label || name);
+  }
+
+  function drawBoard(v, ctx, board, targets) {
+    const { h } = ctx;
+    const s = v.state;
+    const width = Math.max(...s.layout.map((r) => r.length));
+    const grid = h("div", { class: "sk-board", role: "grid", "aria-label": "the board" });
+    grid.style.gridTemplateColumns = `repeat(${width}, minmax(0, 1fr))`;
+    s.layout.forEach((row, r) => {
+      [...row].forEach((area, c) => {
+        if (area === ".") { grid.append(h("div", { class: "sk-cell none" })); return; }
+        const name = cellName(c, r);
+        const built = s.board[name];
+        const target = targets.has(name);
+        grid.append(h("button", {
+          type: "button", disabled: !target, "data-cell": name,
+          class: `sk-cell area-${area} ${built || ""}${target ? " target" : ""}`,
+          "aria-label": `${name} area ${area}${built ? ` ${built} building` : ""}`,
+          title: `${name} (area ${area})`,
+          onclick: () => {
+            if (removing) { removing = false; ctx.act({ type: "remove_neutral", cell: name }); }
+            else ctx.act({ type: "place", cell: name, company: building });
+          },
+        }, built ? "" : area));
+      });
+    });
+    board.replaceChildren(grid);
+  }
+
+  function tradePanel(h, ctx, v, kind) {
+    const option = v.legal.find((l) => l.type === kind);
+    if (!option) return null;
+    const company = h("select", { "aria-label": `${kind} company`, id: `${kind}-company` },
+      option.choices.company.map((c) => h("option", { value: c }, c)));
+    const count = h("select", { "aria-label": `${kind} count`, id: `${kind}-count` },
+      option.choices.count.map((n) => h("option", { value: n }, n)));
+    const cost = h("span", { class: "muted" });
+    const update = () => {
+      cost.textContent = ` = ${money(v.state.prices[company.value] * Number(count.value))}`;
+    };
+    company.addEventListener("change", update);
+    count.addEventListener("change", update);
+    update();
+    return h("div", { class: "trade" }, h("strong", {}, kind === "buy" ? "Buy" : "Sell"),
+      count, company, cost,
+      h("button", { type: "button", class: "primary", id: `${kind}-go`, onclick: () =>
+        ctx.act({ type: kind, company: company.value, count: Number(count.value) }) },
+      kind === "buy" ? "Buy" : "Sell"));
+  }
+
+  function dicePanel(h, ctx, v) {
+    const areas = [...new Set(v.state.area_die)];
+    const pick = (field, value) => { dice[field] = value; ctx.rerender(); };
+    return h("div", { class: "dice" },
+      h("div", { class: "row" },
+        h("button", { type: "button", class: "big primary", id: "roll-for-me",
+          onclick: () => ctx.act({ type: "roll" }) }, "Roll the dice for me")),
+      h("p", {}, "…or enter the dice rolled at the table:"),
+      h("div", { class: "row" }, DIE.map((c) => chip(h, c, {
+        class: `chip ${c}${dice.company === c ? " chosen" : ""}`, "data-die": c,
+        onclick: () => pick("company", c) }))),
+      h("div", { class: "row" }, areas.map((a) => h("button", { type: "button",
+        class: `chip${dice.area === a ? " chosen" : ""}`, "data-area": a,
+        onclick: () => pick("area", a) }, a === "S" ? "Shark" : `Area ${a}`))),
+      h("button", { type: "button", class: "big", id: "enter-roll",
+        disabled: !(dice.company && dice.area), onclick: () => {
+          const action = { type: "roll", company: dice.company, area: dice.area };
+          dice.company = dice.area = null;
+          ctx.act(action);
+        } }, "Enter the roll"));
+  }
+
+  function forcedPanel(h, ctx, v, option) {
+    const p = v.state.pending;
+    const held = v.state.shares[option.player];
+    const company = h("select", { id: "forced-company", "aria-label": "company to sell" },
+      option.choices.company.map((c) => h("option", { value: c },
+        `${c} at ${money(p.forced_prices[c])}`)));
+    const count = h("select", { id: "forced-count", "aria-label": "shares to sell" });
+    const fill = () => {
+      const n = held[company.value] || 0;
+      count.replaceChildren(...Array.from({ length: n }, (_, i) =>
+        h("option", { value: i + 1 }, i + 1)));
+    };
+    company.addEventListener("change", fill);
+    fill();
+    return h("div", { class: "pending forced" },
+      h("p", {}, `${option.player} must sell shares: owes ${money(p.owed)}, `,
+        `${money(p.short)} short.`),
+      h("div", { class: "trade" }, count, company,
+        h("button", { type: "button", class: "primary", id: "forced-go", onclick: () =>
+          ctx.act({ type: "forced_sell", player: option.player, company: company.value,
+            count: Number(count.value) }) }, "Sell at the forced price")));
+  }
+
+  function market(h, v) {
+    const s = v.state;
+    return h("table", { class: "market" },
+      h("tr", {}, h("th", {}, "Company"), h("th", {}, "Price"), h("th", {}, "Shares left"),
+        h("th", {}, "Buildings left")),
+      COMPANIES.map((c) => h("tr", {}, h("td", {}, h("span", { class: `chip ${c}` }, c)),
+        h("td", { "data-price": c }, money(s.prices[c])), h("td", {}, s.supply.shares[c]),
+        h("td", {}, s.supply.buildings[c]))));
+  }
+
+  function holdings(h, v) {
+    const s = v.state;
+    return h("table", { class: "market" },
+      h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cash"),
+        COMPANIES.map((c) => h("th", {}, h("span", { class: `chip ${c}` }, c[0].toUpperCase())))),
+      v.players.map((p) => h("tr", { class: p === v.current ? "current" : "" },
+        h("td", {}, p, s.bankrupt.includes(p) ? " (bankrupt)" : ""),
+        h("td", { "data-cash": p }, money(s.cash[p])),
+        COMPANIES.map((c) => h("td", {}, s.shares[p][c])))));
+  }
+
+  function render(v, ctx, board, controls) {
+    const { h } = ctx;
+    const s = v.state;
+    const legal = Object.fromEntries(v.legal.map((l) => [l.type, l]));
+    const options = (s.pending && s.pending.choices) || {};
+    const buildings = Object.keys(options).filter((k) => k !== "remove_neutral");
+    if (!legal.place) building = null;
+    if (!legal.remove_neutral) removing = false;
+    if (building && !buildings.includes(building)) building = null;
+    if (!building && buildings.length === 1) building = buildings[0];
+    const targets = new Set(removing ? options.remove_neutral || []
+      : building ? options[building] || [] : []);
+    drawBoard(v, ctx, board, targets);
+    // A forced sale comes first, above the board, where the debtor sees it at once.
+    if (legal.forced_sell) board.prepend(forcedPanel(h, ctx, v, legal.forced_sell));
+
+    const parts = [];
+    if (s.pending && !legal.forced_sell) {
+      parts.push(h("p", { class: "pending", id: "pending" }, s.pending.says));
+    }
+    if (legal.choose_stock) {
+      parts.push(h("div", { class: "row" }, legal.choose_stock.choices.company.map((c) =>
+        chip(h, c, { onclick: () => ctx.act({ type: "choose_stock", company: c }) },
+          `Take a ${c} share`))));
+    }
+    if (legal.place || legal.remove_neutral) {
+      const roll = s.pending.roll;
+      parts.push(h("p", {}, `Rolled ${roll.company}, area ${roll.area}: `,
+        building ? `tap a highlighted cell for ${building}` : "choose the building"));
+      parts.push(h("div", { class: "row" },
+        buildings.map((b) => chip(h, b, { class: `chip ${b}${b === building ? " chosen" : ""}`,
+          onclick: () => { building = b; removing = false; ctx.rerender(); } })),
+        legal.remove_neutral ? h("button", { type: "button", class: `chip grey${removing ? " chosen" : ""}`,
+          id: "remove-grey", onclick: () => { removing = true; building = null; ctx.rerender(); } },
+        "Remove a grey building") : null));
+    }
+    if (legal.roll) parts.push(dicePanel(h, ctx, v));
+    parts.push(tradePanel(h, ctx, v, "buy"), tradePanel(h, ctx, v, "sell"));
+    if (legal.end_turn) {
+      parts.push(h("button", { type: "button", class: "big primary", id: "end-turn",
+        onclick: () => ctx.act({ type: "end_turn" }) }, "End the turn"));
+    }
+    const paid = (s.payments || []).slice(-6).map((p) => h("li", {},
+      `${p.player}: ${p.amount >= 0 ? "+" : ""}${money(p.amount)} ${p.kind}`,
+      p.note ? ` (${p.note})` : ""));
+    if (paid.length) parts.push(h("ul", { class: "payments" }, paid));
+    parts.push(h("h2", {}, "Stock index"), market(h, v));
+    parts.push(h("h2", {}, "Cash and shares"), holdings(h, v));
+    const chart = h("div", { class: "chart", id: "price-chart" });
+    parts.push(h("h2", {}, "Stock prices over time"), chart);
+    controls.replaceChildren(...parts.filter((x) => x));
+    if (v.series) window.Chart.draw(chart, COMPANIES, v.series, COLOURS);
+  }
+
+  window.GAMES.shark = { render };
+})();

@@ -1,0 +1,162 @@
+// Shoal: every player's layout drawn from the engine; choose a card and tap where it
+// goes; score from the camera with the recognised layout beside the computed one.
+"use strict";
+(function () {
+  let card = null;       // the card chosen to play
+  let reading = null;    // the last camera reading {player, result}
+  let photo = null;      // the photo chosen (kept when the page is redrawn)
+  let reader = null;     // whose shoal the camera looks at
+  const KIND_COLOURS = ["#ffd166", "#ef476f", "#06d6a0", "#118ab2", "#f78c6b", "#9b5de5",
+    "#83c5be", "#e9c46a"];
+
+  // A section as one capital per fish ("angel+angel" -> "AA"); the legend says which.
+  function short(section) {
+    if (!section || section === "empty") return "";
+    return section.split("+").map((k) => k[0].toUpperCase()).join("");
+  }
+
+  function colourOf(v, section) {
+    if (!section || section === "empty") return "#f4f8fa";
+    const kinds = v.state.kinds || [];
+    const i = kinds.indexOf(section.split("+")[0]);
+    return KIND_COLOURS[(i < 0 ? 0 : i) % KIND_COLOURS.length];
+  }
+
+  function sectionEl(h, v, section, attrs) {
+    const el = h("button", Object.assign({ type: "button", class: "sh-sec", disabled: true,
+      title: section || "" }, attrs || {}), short(section));
+    el.style.background = colourOf(v, section);
+    return el;
+  }
+
+  // A layout as a grid of sections; spots (legal top-left corners) can be tapped.
+  function drawLayout(h, v, cells, spots, onSpot, compare) {
+    const keys = Object.keys(cells).map((k) => k.split(",").map(Number));
+    const all = keys.concat(spots.flatMap(([x, y]) => [[x, y], [x + 1, y + 1]]));
+    if (!all.length) all.push([0, 0], [1, 1]);
+    const xs = all.map((c) => c[0]);
+    const ys = all.map((c) => c[1]);
+    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    const spotSet = new Set(spots.map(([x, y]) => `${x},${y}`));
+    const grid = h("div", { class: "sh-grid" });
+    grid.style.gridTemplateColumns = `repeat(${x1 - x0 + 1}, 36px)`;
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const key = `${x},${y}`;
+        const section = cells[key];
+        const spot = spotSet.has(key) && onSpot;
+        let el;
+        if (section !== undefined) {
+          el = sectionEl(h, v, section, spot ? { disabled: false, "data-at": key,
+            onclick: () => onSpot([x, y]) } : { "data-cell": key });
+          if (compare && compare[key] !== undefined && compare[key] !== section) el.classList.add("preview");
+        } else if (spot) {
+          el = h("button", { type: "button", class: "sh-sec spot", "data-at": key,
+            "aria-label": `play at ${key}`, onclick: () => onSpot([x, y]) }, "+");
+        } else {
+          el = h("div", { class: "sh-sec gap" });
+        }
+        grid.append(el);
+      }
+    }
+    return h("div", { class: "sh-shoal" }, grid);
+  }
+
+  function drawCard(h, v, id, attrs) {
+    const rows = v.state.cards[id] || [];
+    const el = h("button", Object.assign({ type: "button", class: `sh-card${card === id ? " chosen" : ""}`,
+      "data-card": id, "aria-label": `card ${id}` }, attrs),
+    rows.flat().map((section) => sectionEl(h, v, section)));
+    return el;
+  }
+
+  function normalise(cells) {
+    const keys = Object.keys(cells).map((k) => k.split(",").map(Number));
+    if (!keys.length) return {};
+    const x0 = Math.min(...keys.map((c) => c[0]));
+    const y0 = Math.min(...keys.map((c) => c[1]));
+    const out = {};
+    for (const [x, y] of keys) out[`${x - x0},${y - y0}`] = cells[`${x},${y}`];
+    return out;
+  }
+
+  function cameraPanel(h, ctx, v) {
+    const who = h("select", { id: "camera-player", "aria-label": "whose shoal" },
+      v.players.map((p) => h("option", { value: p, selected: p === reader }, p)));
+    who.addEventListener("change", () => { reader = who.value; });
+    const file = h("input", { type: "file", accept: "image/*", capture: "environment",
+      id: "camera-photo", "aria-label": "photo of the shoal" });
+    file.addEventListener("change", () => { photo = file.files[0] || null; });
+    const go = h("button", { type: "button", class: "big", id: "camera-read", onclick: async () => {
+      if (!photo) { ctx.flash("Take or choose a photo first."); return; }
+      const form = new FormData();
+      form.append("game", "shoal");
+      form.append("photo", photo);
+      try {
+        reading = { player: who.value, result: await window.TC.api("POST", "/api/vision/read", form) };
+        ctx.rerender();
+      } catch (err) { ctx.flash(err.message); }
+    } }, "Score from camera");
+    const parts = [h("h2", {}, "Score from the camera"), h("div", { class: "trade" }, who, file,
+      photo ? h("span", { class: "muted" }, photo.name) : null, go)];
+    if (reading) {
+      // Both pictures shifted so their smallest x and y are 0, as the camera reports.
+      const layout = { cells: normalise(v.state.shoals[reading.player].cells) };
+      const seen = normalise(reading.result.cells || {});
+      const differ = Object.keys(seen).filter((k) => seen[k] !== layout.cells[k]).length +
+        Object.keys(layout.cells).filter((k) => !(k in seen)).length;
+      parts.push(h("div", { class: "sh-players" },
+        h("div", {}, h("strong", {}, "The camera sees"), drawLayout(h, v, seen, [], null, layout.cells)),
+        h("div", {}, h("strong", {}, `${reading.player}'s shoal here`), drawLayout(h, v, layout.cells, [], null, seen))),
+      h("p", { class: differ ? "pending" : "muted", id: "camera-verdict" }, differ
+        ? `${differ} section(s) differ (outlined): check the table or the photo.`
+        : "The photo matches the layout: the score stands."));
+      if (reading.result.overlay) {
+        parts.push(h("img", { src: reading.result.overlay, class: "overlay", id: "camera-overlay",
+          alt: "the photo with every recognised section outlined" }));
+      }
+    }
+    return parts;
+  }
+
+  function render(v, ctx, board, controls) {
+    const { h } = ctx;
+    const s = v.state;
+    // legal() lists each playable card with the offsets where it fits.
+    const plays = v.legal.filter((l) => l.type === "play");
+    const spotsOf = {};
+    for (const l of plays) for (const id of l.choices.card) spotsOf[id] = l.choices.at;
+    const play = plays.length ? { player: plays[0].player, choices: { card: Object.keys(spotsOf) } } : null;
+    if (!play || !(card in spotsOf)) card = null;
+    const players = v.players.map((p) => {
+      const mine = play && play.player === p;
+      const shoal = s.shoals[p];
+      return h("section", { class: "card", "data-player": p },
+        h("h2", {}, `${p}: ${v.scores[p]} points`, mine ? " (to play)" : ""),
+        drawLayout(h, v, shoal.cells, mine && card ? spotsOf[card] : [],
+          mine && card ? (at) => { const c = card; card = null; ctx.act({ type: "play", card: c, at }); } : null),
+        h("ul", { class: "breakdown" }, (s.breakdown[p] || []).map((b) =>
+          h("li", {}, `${typeof b.goal === "string" ? b.goal : JSON.stringify(b.goal)}: ${b.points}`))),
+        h("p", { class: "muted" }, `${shoal.cards} of ${s.cards_per_player} cards`));
+    });
+    const legend = h("p", { class: "legend" }, (s.kinds || []).map((k) => {
+      const key = h("span", { class: "key sh-key" }, short(k), ` ${k}`);
+      key.style.background = colourOf(v, k);
+      return key;
+    }));
+    board.replaceChildren(h("p", {}, "Goal card ", h("strong", {}, s.goal.id), ": ",
+      (s.goal.text || []).join(" · ")), legend, h("div", { class: "sh-players" }, players));
+    const parts = [];
+    if (play) {
+      parts.push(h("p", { class: "pending" }, card
+        ? `${play.player}: tap a + (or a section) where card ${card}'s top-left goes`
+        : `${play.player}: choose the card to play`));
+      parts.push(h("div", { class: "sh-hand" }, play.choices.card.map((id) =>
+        drawCard(h, v, id, { onclick: () => { card = card === id ? null : id; ctx.rerender(); } }))));
+    }
+    parts.push(...cameraPanel(h, ctx, v));
+    controls.replaceChildren(...parts);
+  }
+
+  window.GAMES.shoal = { render };
+})();
