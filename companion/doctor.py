@@ -19,6 +19,7 @@ import json
 import os
 import platform
 import shutil
+import sqlite3
 import sys
 import tomllib
 from collections.abc import Callable, Iterable
@@ -220,9 +221,9 @@ def check_database(setup: Setup) -> Iterable[Finding]:
         try:
             with Store(path) as store:
                 result = store.integrity()
-                games = len(store.sessions())
-        except StoreError as err:
-            yield problem("database", str(err), restore)
+                games = len(store.sessions()) if result == "ok" else 0
+        except (StoreError, sqlite3.Error) as err:
+            yield problem("database", f"{path} cannot be read: {err}", restore)
         else:
             size = path.stat().st_size
             if result != "ok":

@@ -43,6 +43,7 @@ class Home:
         pin = self.data / "table-pin"
         pin.write_text("246810\n")
         pin.chmod(0o600)
+        self.config.write_text('timer = "browser"\nport = 8000\n')
         return self
 
     def doctor(self, *args: str, **env: str) -> tuple[int, str]:
@@ -76,7 +77,8 @@ def test_a_healthy_setup_is_all_well(home: Home) -> None:
     code, out = home.doctor()
     assert code == 0, out
     assert out.rstrip().endswith("all well")
-    for check in ("python", "packages", "config", "timer", "database", "disk"):
+    for check in ("python", "packages", "config", "settings", "timer", "database", "disk",
+                  "camera", "pin"):
         assert f"ok   {check}:" in out
     assert "integrity ok, 1 games" in out
 
@@ -231,3 +233,32 @@ def test_a_camera_that_sees_no_mat(home: Home, tmp_path: Path) -> None:
     problem = bad(found, "mat")
     assert "no markers found" in problem["detail"]
     assert "all its corner markers in view" in problem["fix"]
+
+
+def test_no_pin_yet(home: Home) -> None:
+    (home.data / "table-pin").unlink()
+    code, found = home.findings()
+    assert code == 1
+    problem = bad(found, "pin")
+    assert "no table PIN yet" in problem["detail"] and "companion serve" in problem["fix"]
+    home.config.write_text('pin = "4711"\n')  # or one set in the config file
+    code, out = home.doctor()
+    assert code == 0 and f"ok   pin: set in {home.config}" in out
+    assert "4711" not in out  # the doctor never prints the PIN
+
+
+def test_a_pin_file_others_can_read(home: Home) -> None:
+    (home.data / "table-pin").chmod(0o644)
+    code, found = home.findings()
+    assert code == 1
+    problem = bad(found, "pin")
+    assert "can be read by other users" in problem["detail"]
+    assert problem["fix"] == f"chmod 600 {home.data / 'table-pin'}"
+
+
+def test_a_key_serve_does_not_know(home: Home) -> None:
+    home.config.write_text('colour = "red"\n')
+    code, found = home.findings()
+    assert code == 1
+    problem = bad(found, "settings")
+    assert "unknown key 'colour'" in problem["detail"]
