@@ -114,7 +114,7 @@ def test_a_box_pulled_mid_pulse_is_safe_and_the_next_box_claps_on_time(
         box.press("START")
         waiter.wait_for("expired")
         claps = box.parts.wait_claps(2)
-    assert len(claps) == 2 and claps[1] - started == pytest.approx(1.0, abs=0.3)
+    assert len(claps) == 2 and claps[1] - started == pytest.approx(1.0, abs=0.5)
     assert log_types(table, sid) == ["move", "start_search", "time_up", "end_turn",
                                      "start_search", "time_up"]
 
@@ -185,7 +185,7 @@ def test_a_running_search_ends_on_time_across_a_wall_clock_jump(
         waiter.wait_for("expired")
         ended = time.monotonic()
         clap = box.parts.wait_claps(1)[0]
-    assert ended - started == pytest.approx(1.0, abs=0.3)
-    assert clap - started == pytest.approx(1.0, abs=0.3)
+    assert ended - started == pytest.approx(1.0, abs=0.5)
+    assert clap - started == pytest.approx(1.0, abs=0.5)
     assert "CLAP" not in box.received  # host and box agreed: the box clapped by itself
     assert log_types(table, sid) == ["move", "start_search", "time_up"]
