@@ -1,0 +1,102 @@
+"""The card lattice of a Shoal layout: whole cards, not lone sections.
+
+Every card covers a block of 2 x 2 lattice cells, so a covered cell lies in at least one
+fully covered block. When every block through a covered cell but those through a
+glared neighbour holds a cell known to be bare mat, the card can only lie over the
+glared neighbour: that cell is covered, whatever the glare left of it
+(:func:`hidden_cells`). And a glared section rarely spares the rest of its card: an
+unsure cell takes the section a sure neighbour's card shows there, when that section
+matches nearly as well (:func:`same_card`).
+
+Shoal templates (:func:`vision.matching.shoal_templates`) are the no-card one, then four
+sections per card, row-major, in deck order; :func:`same_card` relies on that order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import numpy as np
+
+Cell = tuple[int, int]
+Box = tuple[float, float, float, float]
+Found = dict[Cell, tuple[str, float, Box]]
+
+SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
+AROUND = tuple((di, dj) for dj in (-1, 0, 1) for di in (-1, 0, 1) if (di, dj) != (0, 0))
+
+
+def block(anchor: Cell) -> tuple[Cell, Cell, Cell, Cell]:
+    """The four cells of a card whose top-left section is at ``anchor``."""
+    i, j = anchor
+    return (i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1)
+
+
+def blocks_through(cell: Cell) -> list[Cell]:
+    """Anchors of the four card places that cover ``cell``."""
+    i, j = cell
+    return [(i - a, j - b) for b in (0, 1) for a in (0, 1)]
+
+
+def must_be_covered(cell: Cell, covered: set[Cell], bare: Callable[[Cell], bool]) -> bool:
+    """True when some covered neighbour's card can only lie over ``cell``."""
+    i, j = cell
+    for di, dj in AROUND:
+        near = (i + di, j + dj)
+        if near not in covered:
+            continue
+        places = blocks_through(near)
+        mine = [a for a in places if cell in block(a)]
+        others = [a for a in places if cell not in block(a)]
+        if (all(any(bare(c) for c in block(a)) for a in others)
+                and any(not any(bare(c) for c in block(a)) for a in mine)):
+            return True
+    return False
+
+
+def hidden_cells(covered: Iterable[Cell], glared: Iterable[Cell],
+                 bare: Callable[[Cell], bool]) -> list[Cell]:
+    """The glared cells that the card lattice says are covered, in the order found
+    (each one found counts as covered for the next)."""
+    seen = set(covered)
+    left = [c for c in glared if c not in seen]
+    out: list[Cell] = []
+    changed = True
+    while changed:
+        changed = False
+        for cell in list(left):
+            if must_be_covered(cell, seen, bare):
+                seen.add(cell)
+                left.remove(cell)
+                out.append(cell)
+                changed = True
+    return out
+
+
+UNSURE, SURE, CLOSE_ENOUGH = 0.15, 0.3, 1.2
+"""A cell read with confidence under UNSURE takes the value the card of a neighbour read
+with at least SURE would show there, when that section is within CLOSE_ENOUGH times the
+best distance."""
+
+
+def same_card(found: Found, distances: dict[Cell, np.ndarray],
+              labels: tuple[str, ...]) -> None:
+    """Settle unsure cells by their sure neighbours' cards, in place."""
+    for (i, j), (label, conf, box) in list(found.items()):
+        if conf >= UNSURE:
+            continue
+        dist = distances[(i, j)]
+        best = float(dist[1:].min())
+        for di, dj in SIDES:
+            near = found.get((i + di, j + dj))
+            if near is None or near[1] < SURE:
+                continue
+            t = int(np.argmin(distances[(i + di, j + dj)]))
+            card, pos = divmod(t - 1, 4)
+            sx, sy = pos % 2 - di, pos // 2 - dj  # this cell's section on that card
+            if t == 0 or not (0 <= sx <= 1 and 0 <= sy <= 1):
+                continue
+            guess = 1 + 4 * card + 2 * sy + sx
+            if float(dist[guess]) <= CLOSE_ENOUGH * best and labels[guess] != label:
+                found[(i, j)] = (labels[guess], UNSURE, box)
+                break
