@@ -14,6 +14,7 @@ sections per card, row-major, in deck order; :func:`same_card` relies on that or
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -77,6 +78,57 @@ UNSURE, SURE, CLOSE_ENOUGH = 0.15, 0.3, 1.2
 """A cell read with confidence under UNSURE takes the value the card of a neighbour read
 with at least SURE would show there, when that section is within CLOSE_ENOUGH times the
 best distance."""
+NEAR = 1.1
+"""Templates within this factor of a sure cell's best distance each vote for their card's
+place (cards share sections that look alike: any of them may be the one there)."""
+PLACED, HIDDEN_CLOSE = 1.25, 2.0
+"""A card with votes from at least PLACED sure cells is placed: a cell that glare hid
+under it shows its section when that is within HIDDEN_CLOSE times the best distance."""
+
+
+def _section(t: int) -> tuple[int, Cell]:
+    """Card index and place in the card (sx, sy) of section template ``t`` >= 1."""
+    card, pos = divmod(t - 1, 4)
+    return card, (pos % 2, pos // 2)
+
+
+def _template(card: int, sx: int, sy: int) -> int:
+    return 1 + 4 * card + 2 * sy + sx
+
+
+def places(found: Found, distances: dict[Cell, np.ndarray]) -> dict[int, tuple[Cell, float]]:
+    """Where the sure cells say each card lies (its top-left cell) and by how many votes."""
+    votes: dict[tuple[int, Cell], float] = defaultdict(float)
+    for (i, j), (_, conf, _) in found.items():
+        if conf < SURE:
+            continue
+        d = distances[(i, j)][1:]
+        near = np.flatnonzero(d <= NEAR * float(d.min()) + 1e-9) + 1
+        for t in near:
+            card, (sx, sy) = _section(int(t))
+            votes[(card, (i - sx, j - sy))] += 1 / len(near)
+    placed: dict[int, tuple[Cell, float]] = {}
+    for (card, at), v in sorted(votes.items(), key=lambda kv: -kv[1]):
+        if card not in placed:
+            placed[card] = (at, v)
+    return placed
+
+
+def under_placed(found: Found, distances: dict[Cell, np.ndarray], labels: tuple[str, ...],
+                 hidden: Iterable[Cell]) -> None:
+    """A cell glare hid takes the section of the best-matching card that its sure
+    neighbours place over it, when one matches nearly as well (in place)."""
+    placed = places(found, distances)
+    for i, j in hidden:
+        box = found[(i, j)][2]
+        d = distances[(i, j)]
+        best = float(d[1:].min())
+        over = [_template(card, i - ai, j - aj) for card, ((ai, aj), v) in placed.items()
+                if v >= PLACED - 1e-9 and 0 <= i - ai <= 1 and 0 <= j - aj <= 1]
+        if over:
+            t = min(over, key=lambda t: float(d[t]))
+            if float(d[t]) <= HIDDEN_CLOSE * best:
+                found[(i, j)] = (labels[t], 0.0, box)
 
 
 def same_card(found: Found, distances: dict[Cell, np.ndarray],
@@ -86,7 +138,7 @@ def same_card(found: Found, distances: dict[Cell, np.ndarray],
         if conf >= UNSURE:
             continue
         dist = distances[(i, j)]
-        best = float(dist[1:].min())
+        best = float(dist.min())
         for di, dj in SIDES:
             near = found.get((i + di, j + dj))
             if near is None or near[1] < SURE:

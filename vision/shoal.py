@@ -112,12 +112,15 @@ def read(photo: np.ndarray, deck: Deck, mat: MatSpec,
         return cell not in found and cover.get(cell, (0.0, 0.0))[1] < GLARED
 
     glared = [c for c, (_, blind) in cover.items() if blind >= GLARED]
-    for cell in cards.hidden_cells(found, glared, bare):
+    hidden = cards.hidden_cells(found, glared, bare)
+    for cell in hidden:
         dist, box = match(cell)
         t = 1 + int(np.argmin(dist[1:]))  # covered: a section, never the bare mat
         found[cell] = (templates.labels[t], 0.0, box)
         distances[cell] = dist
     cards.same_card(found, distances, templates.labels)
+    cards.under_placed(found, distances, templates.labels,
+                       [c for c in hidden if found[c][1] == 0.0])  # not settled yet
     if not found:
         raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                           "and is this the right deck?")
