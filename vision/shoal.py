@@ -119,8 +119,8 @@ def read(photo: np.ndarray, deck: Deck, mat: MatSpec,
         found[cell] = (templates.labels[t], 0.0, box)
         distances[cell] = dist
     cards.same_card(found, distances, templates.labels)
-    cards.under_placed(found, distances, templates.labels,
-                       [c for c in hidden if found[c][1] == 0.0])  # not settled yet
+    cards.under_placed(found, distances, templates.labels,  # those not settled yet
+                       [c for c in glared if c in found and found[c][1] < cards.UNSURE])
     if not found:
         raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                           "and is this the right deck?")
