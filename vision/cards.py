@@ -74,10 +74,19 @@ def hidden_cells(covered: Iterable[Cell], glared: Iterable[Cell],
     return out
 
 
-UNSURE, SURE, CLOSE_ENOUGH = 0.15, 0.3, 1.2
+UNSURE, SURE, CLOSE_ENOUGH = 0.15, 0.3, (1.2, 1.5)
 """A cell read with confidence under UNSURE takes the value the card of a neighbour read
 with at least SURE would show there, when that section is within CLOSE_ENOUGH times the
-best distance."""
+best distance (the second factor when the neighbour names its card: no other card's
+section comes within IDENTITY of it)."""
+IDENTITY = 3.0
+
+
+def _named(d: np.ndarray, t: int) -> bool:
+    """True when template ``t`` matches far better than any other card's sections."""
+    card = (t - 1) // 4
+    others = np.delete(d[1:], np.s_[4 * card:4 * card + 4])
+    return bool(others.size) and float(others.min()) >= IDENTITY * float(d[t])
 NEAR = 1.1
 """Templates within this factor of a sure cell's best distance each vote for their card's
 place (cards share sections that look alike: any of them may be the one there)."""
@@ -149,6 +158,7 @@ def same_card(found: Found, distances: dict[Cell, np.ndarray],
             if t == 0 or not (0 <= sx <= 1 and 0 <= sy <= 1):
                 continue
             guess = 1 + 4 * card + 2 * sy + sx
-            if float(dist[guess]) <= CLOSE_ENOUGH * best and labels[guess] != label:
+            limit = CLOSE_ENOUGH[_named(distances[(i + di, j + dj)], t)]
+            if float(dist[guess]) <= limit * best and labels[guess] != label:
                 found[(i, j)] = (labels[guess], UNSURE, box)
                 break
