@@ -204,8 +204,7 @@ GAIN = (0.6, 1.6)
 def glare_map(glare: np.ndarray, px_per_mm: float) -> np.ndarray:
     """The glare mask (bool, rectified mat) at the feature resolution: the share of
     every feature pixel's neighbourhood that glare touches, blurred like the features."""
-    small = prepare(glare.astype(np.float32), px_per_mm)
-    return small
+    return prepare(glare.astype(np.float32), px_per_mm)
 
 
 def distances(patches: np.ndarray, templates: Templates,

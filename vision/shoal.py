@@ -5,7 +5,11 @@
    one whose cells are each either covered or bare, never half-covered. Its pitch is
    the deck's ``section_mm``; only its phase is searched.
 3. Match every covered lattice cell against the section templates of the deck
-   (:mod:`vision.matching`), allowing a few millimetres of slack for careless hands.
+   (:mod:`vision.matching`), allowing a few millimetres of slack for careless hands and
+   leaving out the pixels under glare.
+4. Read whole cards (:mod:`vision.cards`): a glared cell that a neighbour's card must
+   cover is a section, not missing, and an unsure cell takes the section that the card
+   its sure neighbours place over it shows there, when that matches nearly as well.
 
 Cells are ``"x,y"``, x right and y down, shifted so that the smallest x and y among the
 sections found are 0.
