@@ -6,10 +6,11 @@ glared neighbour holds a cell known to be bare mat, the card can only lie over t
 glared neighbour: that cell is covered, whatever the glare left of it
 (:func:`hidden_cells`). And a glared section rarely spares the rest of its card: an
 unsure cell takes the section a sure neighbour's card shows there, when that section
-matches nearly as well (:func:`same_card`).
+matches nearly as well (:func:`same_card`); a glared cell under a card that the sure
+cells place takes that card's section when it matches well enough (:func:`under_placed`).
 
 Shoal templates (:func:`vision.matching.shoal_templates`) are the no-card one, then four
-sections per card, row-major, in deck order; :func:`same_card` relies on that order.
+sections per card, row-major, in deck order; the settling relies on that order.
 """
 
 from __future__ import annotations
@@ -81,12 +82,6 @@ best distance (the second factor when the neighbour names its card: no other car
 section comes within IDENTITY of it)."""
 IDENTITY = 3.0
 
-
-def _named(d: np.ndarray, t: int) -> bool:
-    """True when template ``t`` matches far better than any other card's sections."""
-    card = (t - 1) // 4
-    others = np.delete(d[1:], np.s_[4 * card:4 * card + 4])
-    return bool(others.size) and float(others.min()) >= IDENTITY * float(d[t])
 NEAR = 1.1
 """Templates within this factor of a sure cell's best distance each vote for their card's
 place (cards share sections that look alike: any of them may be the one there)."""
@@ -103,6 +98,13 @@ def _section(t: int) -> tuple[int, Cell]:
 
 def _template(card: int, sx: int, sy: int) -> int:
     return 1 + 4 * card + 2 * sy + sx
+
+
+def _named(d: np.ndarray, t: int) -> bool:
+    """True when template ``t`` matches far better than any other card's sections."""
+    card = (t - 1) // 4
+    others = np.delete(d[1:], np.s_[4 * card:4 * card + 4])
+    return bool(others.size) and float(others.min()) >= IDENTITY * float(d[t])
 
 
 def places(found: Found, distances: dict[Cell, np.ndarray]) -> dict[int, tuple[Cell, float]]:

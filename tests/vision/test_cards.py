@@ -60,6 +60,18 @@ def test_an_unsure_cell_keeps_its_reading_when_the_neighbours_section_is_far() -
     assert found[(1, 0)][0] == "e"
 
 
+@pytest.mark.parametrize(("rival", "settled"), [(1.0, "b"), (0.12, "e")])
+def test_a_neighbour_that_names_its_card_settles_from_further_off(rival: float,
+                                                                 settled: str) -> None:
+    """1.4 times the best distance is close enough only when the neighbour's card is
+    named: no other card's section comes near its match."""
+    box = (0.0, 0.0, 1.0, 1.0)
+    found: cards.Found = {(0, 0): ("a", 0.8, box), (1, 0): ("e", 0.05, box)}
+    distances = {(0, 0): _dist(1, {5: rival}), (1, 0): _dist(5, {2: 0.14})}
+    cards.same_card(found, distances, LABELS)
+    assert found[(1, 0)][0] == settled
+
+
 def test_a_hidden_cell_shows_the_card_two_sure_cells_place_over_it() -> None:
     box = (0.0, 0.0, 1.0, 1.0)
     found: cards.Found = {(0, 0): ("a", 0.8, box), (0, 1): ("c", 0.8, box),
