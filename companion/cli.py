@@ -21,7 +21,7 @@ from companion.store import Store, StoreError, default_path
 from companion.table import NoSuchSession, Table
 
 EXTENSIONS = ("web.commands", "companion.games.shoal.commands", "companion.hardware.commands",
-              "vision.commands")
+              "vision.commands", "companion.doctor")
 """Modules with a ``register(subparsers)`` function that adds their commands."""
 
 

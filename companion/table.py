@@ -76,7 +76,13 @@ class Table:
         """Register a listener; returns a function that removes it."""
         with self._lock:
             self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
+
+        def remove() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return remove
 
     def _changed(self, session: Session) -> None:
         for listener in list(self._listeners):

@@ -61,7 +61,7 @@ class LineBuffer:
                 out.append(ProtocolError("line too long"))
                 continue
             out.append(_decode(raw))
-        if len(self._buf) > MAX_LINE:
+        if len(self._buf) > MAX_LINE + 1:  # + 1: the "\r" of a "\r\n" still to come
             self._buf = b""
             self._overflow = True
         return out

@@ -23,6 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import images
 from vision.errors import VisionError
 
 PX_PER_MM = 2.0
@@ -230,8 +231,4 @@ def read_photo(path: Path) -> np.ndarray:
     path = Path(path)
     if not path.is_file():
         raise VisionError(f"no photo at {path}")
-    data = np.fromfile(str(path), np.uint8)
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if img is None:
-        raise VisionError(f"{path} is not an image OpenCV can read (use a JPEG or PNG photo)")
-    return img
+    return images.load(path)

@@ -20,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import images
 from vision.decks import Deck, Faces, missing_images
 from vision.errors import VisionError
 from vision.lighting import GLARE
@@ -62,8 +63,10 @@ def _window(box_mm: tuple[float, float], inset_mm: float) -> tuple[int, int]:
 
 
 def features_at(small: np.ndarray, x_mm: float, y_mm: float, box_mm: tuple[float, float],
-                inset_mm: float, shifts: tuple[int, ...] = SHIFTS_MM) -> np.ndarray:
-    """Features of the box with top-left (x_mm, y_mm), at every shift (S x D)."""
+                inset_mm: float, shifts: tuple[int, ...] = SHIFTS_MM,
+                outside: float = 1.0) -> np.ndarray:
+    """Features of the box with top-left (x_mm, y_mm), at every shift (S x D); off the
+    image reads ``outside`` (1.0: the bare mat)."""
     ww, wh = _window(box_mm, inset_mm)
     h, w = small.shape[:2]
     x0 = round((x_mm + inset_mm) * FEATURE_PX_PER_MM)
@@ -73,7 +76,7 @@ def features_at(small: np.ndarray, x_mm: float, y_mm: float, box_mm: tuple[float
         for dx in shifts:
             xa, ya = x0 + round(dx * FEATURE_PX_PER_MM), y0 + round(dy * FEATURE_PX_PER_MM)
             if xa < 0 or ya < 0 or xa + ww > w or ya + wh > h:
-                patch = np.ones((wh, ww, 3), np.float32)
+                patch = np.full((wh, ww, *small.shape[2:]), outside, np.float32)
                 xs, ys = max(xa, 0), max(ya, 0)
                 xe, ye = min(xa + ww, w), min(ya + wh, h)
                 if xe > xs and ye > ys:
@@ -87,9 +90,7 @@ def features_at(small: np.ndarray, x_mm: float, y_mm: float, box_mm: tuple[float
 def _image_features(path: Path, box_mm: tuple[float, float], inset_mm: float,
                     split: tuple[int, int]) -> list[np.ndarray]:
     """Features of each box of a straight-on card image split into cols x rows boxes."""
-    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if img is None:
-        raise VisionError(f"{path} is not an image OpenCV can read")
+    img = images.load(path)
     cols, rows = split
     size = (round(box_mm[0] * cols * FEATURE_PX_PER_MM),
             round(box_mm[1] * rows * FEATURE_PX_PER_MM))
@@ -192,19 +193,32 @@ def _feature_len(box_mm: tuple[float, float], inset_mm: float) -> int:
     return len(range(0, wh, STEP)) * len(range(0, ww, STEP)) * 3
 
 
+GLARE_SHARE = 0.6
+"""A feature pixel this much under the glare mask (lighting.flatten) is not compared."""
+
 GAIN = (0.6, 1.6)
 """How much darker or brighter than its template a cell may look (shadows left over)."""
 
 
+def glare_map(glare: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """The glare mask (bool, rectified mat) at the feature resolution: the share of
+    every feature pixel's neighbourhood that glare touches, blurred like the features."""
+    return prepare(glare.astype(np.float32), px_per_mm)
+
+
 def distances(patches: np.ndarray, templates: Templates,
-              allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+              allowed: np.ndarray | None = None,
+              glare: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Mean squared difference of every template to the cell at its best shift (N), and
     that shift's index; ``patches`` is S x D from :func:`features_at`.
 
     Each comparison may brighten or darken the cell a little (:data:`GAIN`), and ignores
-    glare (pixels brighter than paper)."""
+    glare (pixels brighter than paper, and where ``glare``, S x D/3 from
+    :func:`features_at` over :func:`glare_map`, is above :data:`GLARE_SHARE`)."""
     t = templates.features
     weight = (patches.reshape(len(patches), -1, 3).max(-1) < GLARE).astype(np.float32)
+    if glare is not None:
+        weight *= glare <= GLARE_SHARE
     weight[weight.mean(1) < 0.4] = 1.0  # mostly glare: compare what there is
     weight = np.repeat(weight, 3, axis=1)
     wp = weight * patches

@@ -5,7 +5,11 @@
    one whose cells are each either covered or bare, never half-covered. Its pitch is
    the deck's ``section_mm``; only its phase is searched.
 3. Match every covered lattice cell against the section templates of the deck
-   (:mod:`vision.matching`), allowing a few millimetres of slack for careless hands.
+   (:mod:`vision.matching`), allowing a few millimetres of slack for careless hands and
+   leaving out the pixels under glare.
+4. Read whole cards (:mod:`vision.cards`): a glared cell that a neighbour's card must
+   cover is a section, not missing, and an unsure cell takes the section that the card
+   its sure neighbours place over it shows there, when that matches nearly as well.
 
 Cells are ``"x,y"``, x right and y down, shifted so that the smallest x and y among the
 sections found are 0.
@@ -18,7 +22,8 @@ import time
 import cv2
 import numpy as np
 
-from vision import lighting, matching
+from vision import cards, lighting, matching
+from vision.cards import Box, Cell, Found
 from vision.decks import Deck
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect
@@ -59,6 +64,7 @@ def read(photo: np.ndarray, deck: Deck, mat: MatSpec,
     pw, ph = sw * PX_PER_MM, sh * PX_PER_MM
     ox, oy = lattice_phase(mask, (pw, ph))
     small = matching.prepare(flat, PX_PER_MM)
+    glare_small = matching.glare_map(glare_mask, PX_PER_MM)
     integral = cv2.integral(mask.astype(np.uint8))
     glare = cv2.integral(glare_mask.astype(np.uint8))
     markers = cv2.integral(lighting.marker_mask(mat, mask.shape, PX_PER_MM,
@@ -77,27 +83,48 @@ def read(photo: np.ndarray, deck: Deck, mat: MatSpec,
                          + markers[ya, xa]) / (pw * ph)
             if on_marker < 0.15:  # no card lies on a marker
                 cover[(i, j)] = (covered, blind / (pw * ph))
+
+    def match(cell: Cell) -> tuple[np.ndarray, Box]:
+        """Template distances at a lattice cell, and the box where it matched best."""
+        x_mm, y_mm = (ox + cell[0] * pw) / PX_PER_MM, (oy + cell[1] * ph) / PX_PER_MM
+        patches = matching.features_at(small, x_mm, y_mm, (sw, sh), templates.inset_mm)
+        blind_px = matching.features_at(glare_small, x_mm, y_mm, (sw, sh), templates.inset_mm,
+                                        outside=0.0)
+        dist, shift = matching.distances(patches, templates, glare=blind_px)
+        k = int(shift[int(np.argmin(dist))])
+        n = len(matching.SHIFTS_MM)
+        return dist, (x_mm + matching.SHIFTS_MM[k % n], y_mm + matching.SHIFTS_MM[k // n],
+                      sw, sh)
+
     found: Found = {}
-    distances: dict[tuple[int, int], np.ndarray] = {}
+    distances: dict[Cell, np.ndarray] = {}
     for (i, j), (covered, blind) in cover.items():
         # glare must not make a card vanish from a shoal: a cell half under glare, next to
-        # cards, is matched on what the glare leaves (a cell under more is lost)
+        # cards, is matched on what the glare leaves (a cell under more is found by the
+        # card lattice below)
         beside = any(cover.get(c, (0.0, 0.0))[0] >= MIN_COVER
                      for c in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)))
         if covered < MIN_COVER and not (0.3 < blind < 0.6 and beside):
             continue
-        x_mm, y_mm = (ox + i * pw) / PX_PER_MM, (oy + j * ph) / PX_PER_MM
-        patches = matching.features_at(small, x_mm, y_mm, (sw, sh), templates.inset_mm)
-        dist, shift = matching.distances(patches, templates)
+        dist, box = match((i, j))
         label, conf, _ = matching.decide(dist, templates.labels)
-        if label == matching.NO_CARD:
-            continue
-        k = int(shift[int(np.argmin(dist))])
-        n = len(matching.SHIFTS_MM)
-        dx, dy = matching.SHIFTS_MM[k % n], matching.SHIFTS_MM[k // n]
-        found[(i, j)] = (label, conf * (1 - blind), (x_mm + dx, y_mm + dy, sw, sh))
-        distances[(i, j)] = dist
-    _same_card(found, distances, templates)
+        if label != matching.NO_CARD:
+            found[(i, j)] = (label, conf * (1 - blind), box)
+            distances[(i, j)] = dist
+
+    def bare(cell: Cell) -> bool:
+        return cell not in found and cover.get(cell, (0.0, 0.0))[1] < GLARED
+
+    glared = [c for c, (_, blind) in cover.items() if blind >= GLARED]
+    hidden = cards.hidden_cells(found, glared, bare)
+    for cell in hidden:
+        dist, box = match(cell)
+        t = 1 + int(np.argmin(dist[1:]))  # covered: a section, never the bare mat
+        found[cell] = (templates.labels[t], 0.0, box)
+        distances[cell] = dist
+    cards.same_card(found, distances, templates.labels)
+    cards.under_placed(found, distances, templates.labels,  # those not settled yet
+                       [c for c in glared if c in found and found[c][1] < cards.UNSURE])
     if not found:
         raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                           "and is this the right deck?")
@@ -114,38 +141,8 @@ def read(photo: np.ndarray, deck: Deck, mat: MatSpec,
     return reading
 
 
-UNSURE, SURE, CLOSE_ENOUGH = 0.15, 0.3, 1.2
-"""A cell read with confidence under UNSURE takes the value the card of a neighbour read
-with at least SURE would show there, when that section is within CLOSE_ENOUGH times the
-best distance: a glare spot on one fish rarely spares the rest of its card."""
-
-
-Found = dict[tuple[int, int], tuple[str, float, tuple[float, float, float, float]]]
-
-
-def _same_card(found: Found,
-               distances: dict[tuple[int, int], np.ndarray],
-               templates: matching.Templates) -> None:
-    """Settle unsure cells by their sure neighbours' cards (shoal templates are the
-    no-card one, then four sections per card, row-major, in deck order)."""
-    for (i, j), (label, conf, box) in list(found.items()):
-        if conf >= UNSURE:
-            continue
-        dist = distances[(i, j)]
-        best = float(dist.min())
-        for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            near = found.get((i + di, j + dj))
-            if near is None or near[1] < SURE:
-                continue
-            t = int(np.argmin(distances[(i + di, j + dj)]))
-            card, pos = divmod(t - 1, 4)
-            sx, sy = pos % 2 - di, pos // 2 - dj  # this cell's section on that card
-            if t == 0 or not (0 <= sx <= 1 and 0 <= sy <= 1):
-                continue
-            guess = 1 + 4 * card + 2 * sy + sx
-            if float(dist[guess]) <= CLOSE_ENOUGH * best and templates.labels[guess] != label:
-                found[(i, j)] = (templates.labels[guess], UNSURE, box)
-                break
+GLARED = 0.05
+"""A cell this much under the glare mask may hide a card's section (vision.cards)."""
 
 
 def layout_of(reading: Reading) -> dict[tuple[int, int], str]:

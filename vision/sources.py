@@ -21,6 +21,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from vision import images
 from vision.errors import VisionError
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
@@ -49,10 +50,12 @@ class ImageFile:
         self.path = Path(path)
 
     def read(self) -> np.ndarray:
-        img = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
-        if img is None:
-            raise SourceError(f"{self.path} is not an image OpenCV can read")
-        return img
+        try:
+            return images.load(self.path)  # a file gone or cut short says so
+        except SourceError:
+            raise
+        except VisionError as err:
+            raise SourceError(str(err)) from None
 
     def close(self) -> None:
         pass

@@ -40,7 +40,8 @@ def _vision() -> Any:
     try:
         importlib.import_module(READER)
         return {name: importlib.import_module(f"vision.{name}") for name in
-                ("decks", "errors", "mat", "matching", "poodivers", "shoal", "sources")}
+                ("decks", "errors", "images", "mat", "matching", "poodivers", "shoal",
+                 "sources")}
     except ImportError as err:
         raise ApiError(503, f"camera reading is not available in this install ({err})") \
             from None
@@ -61,14 +62,10 @@ def _upload() -> bytes | None:
     return data
 
 
-def _decode(data: bytes) -> Any:
-    import cv2
-    import numpy as np
-
-    photo = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if photo is None:
-        raise ApiError(400, "the photo could not be decoded: send a JPEG or PNG")
-    return photo
+def _decode(v: Any, data: bytes) -> Any:
+    """The uploaded photo, sized from its header first: a decompression bomb or a file cut
+    short is refused (``VisionError``) before anything is decoded."""
+    return v["images"].decode(data, "the photo")
 
 
 def _camera_photo(v: Any) -> Any:
@@ -151,7 +148,7 @@ def read() -> Any:
     v = _vision()
     try:
         with _reading:
-            photo = _decode(data) if data is not None else _camera_photo(v)
+            photo = _decode(v, data) if data is not None else _camera_photo(v)
             reading = _read(v, game, photo, request.form.get("layout", "square"))
             out = reading.to_json()
             out["overlay"] = _overlay(reading, photo)

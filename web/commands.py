@@ -143,11 +143,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except StoreError as err:
         print(f"companion: {err}", file=sys.stderr)
         return 2
-    timer, problem = open_timer(conf["timer"], table, conf.get("hardware", {}))
-    if problem:
+    spec = conf["timer"]
+    timer, problem = open_timer(spec, table, conf.get("hardware", {}))
+    if problem and spec != "browser":  # hardware that fails must not stop the game night
+        timer, still = open_timer("browser", table, conf.get("hardware", {}))
+        if still is None:
+            spec = "browser"
+            print(f"companion: {problem}; using the browser timer instead (the dashboard "
+                  "counts down and plays the clapper)", file=sys.stderr)
+    if timer is None:
         print(f"companion: {problem}; the dashboard runs without a timer", file=sys.stderr)
     app = create_app(table, {
-        "TABLE_PIN": pin, "SECRET_KEY": key, "TIMER": timer, "TIMER_SPEC": conf["timer"],
+        "TABLE_PIN": pin, "SECRET_KEY": key, "TIMER": timer, "TIMER_SPEC": spec,
         "TIMER_PROBLEM": problem, "CAMERA": conf.get("camera"),
         "VISION": conf.get("vision", {}), "SHOW_PIN": conf["show_pin"],
     })

@@ -71,15 +71,18 @@ class GpioBackend(Backend):
         try:
             device = kind(*pins, **kwargs)
         except BadPinFactory as err:
-            raise HardwareError(
-                f"no GPIO library for the {part} on {where}: on a Raspberry Pi install "
-                "lgpio (.venv/bin/pip install lgpio); elsewhere set "
-                f"GPIOZERO_PIN_FACTORY=mock to try without pins ({err})") from None
+            failure = (f"no GPIO library for the {part} on {where}: on a Raspberry Pi install "
+                       "lgpio (.venv/bin/pip install lgpio); elsewhere set "
+                       f"GPIOZERO_PIN_FACTORY=mock to try without pins ({err})")
         except (GPIOZeroError, OSError, ValueError) as err:
-            raise HardwareError(f"cannot use {where} for the {part}: {err} "
-                                "(change hardware.pins in config.toml)") from None
-        self._devices.append(device)
-        return device
+            failure = (f"cannot use {where} for the {part}: {err} "
+                       "(change hardware.pins in config.toml)")
+        else:
+            self._devices.append(device)
+            return device
+        # Raised outside the except block, so the error does not keep gpiozero's half-made
+        # device (and with it the pin's reservation) alive: a retry can claim the pin.
+        raise HardwareError(failure)
 
     # NEXT: a short press confirms the turn, a long one undoes ---------------------
 

@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 BOX_NAME = "clapperbox"
 PROTOCOL_MAJOR = "1"
 SILENCE_BEATS = 3  # heartbeats without a line before the box counts as gone
+MAX_LINE_BYTES = 256  # the box's longest line is ~30 bytes: more is noise on the wire
 
 
 class Link(StrEnum):
@@ -78,7 +79,20 @@ class _Lines(LineReader):
     UNICODE_HANDLING = "replace"
     backend: SerialBackend
 
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if len(self.buffer) > MAX_LINE_BYTES:  # noise without a line end: never hoard it
+            self.buffer.clear()
+            self.backend._complain(
+                f"the clapper box at {self.backend.url} sent more than {MAX_LINE_BYTES} "
+                "bytes without a line end (loose cable or wrong baud rate?)")
+
     def handle_line(self, line: str) -> None:
+        if len(line) > MAX_LINE_BYTES:
+            self.backend._complain(
+                f"the clapper box at {self.backend.url} sent a line of {len(line)} bytes, "
+                "far longer than any in its protocol (loose cable or wrong baud rate?)")
+            return
         self.backend._line(line.strip("\r"))
 
     def connection_lost(self, exc: BaseException | None) -> None:

@@ -1,0 +1,156 @@
+"""Bad images into the readers: random bytes, files cut short, 1 x 1 pixels and
+decompression bombs (refused from the header, before anything is decoded)."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision import images
+from vision.errors import VisionError
+
+SUFFIXES = (".png", ".jpg", ".bmp", ".webp", ".tiff")
+
+
+def encoded(suffix: str, w: int, h: int, seed: int = 0) -> bytes:
+    rng = np.random.default_rng(seed)
+    img = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    ok, buf = cv2.imencode(suffix, img)
+    assert ok
+    return buf.tobytes()
+
+
+def png_chunk(kind: bytes, body: bytes) -> bytes:
+    return (struct.pack(">I", len(body)) + kind + body
+            + struct.pack(">I", zlib.crc32(kind + body)))
+
+
+def png_bomb(side: int = 20000) -> bytes:
+    """A real, complete 1-bit PNG of side x side black pixels: some 20 kB on disk,
+    ``side`` ² x 3 bytes once decoded to colour (1.2 GB for 20000)."""
+    row = b"\x00" * (1 + (side + 7) // 8)
+    packer = zlib.compressobj(9)
+    body = b"".join(packer.compress(row) for _ in range(side)) + packer.flush()
+    ihdr = struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr) + png_chunk(b"IDAT", body)
+            + png_chunk(b"IEND", b""))
+
+
+def jpeg_bomb() -> bytes:
+    """A small JPEG whose frame header claims 20000 x 20000."""
+    data = bytearray(encoded(".jpg", 16, 16))
+    i = data.index(b"\xff\xc0")
+    data[i + 5:i + 9] = struct.pack(">HH", 20000, 20000)
+    return bytes(data)
+
+
+def bmp_bomb() -> bytes:
+    data = bytearray(encoded(".bmp", 4, 4))
+    data[18:26] = struct.pack("<ii", 20000, -20000)  # top-down rows: a negative height
+    return bytes(data)
+
+
+def webp_bomb() -> bytes:
+    vp8x = b"VP8X" + struct.pack("<I", 10) + b"\x00" * 4 + (19999).to_bytes(3, "little") * 2
+    return b"RIFF" + struct.pack("<I", 4 + len(vp8x)) + b"WEBP" + vp8x
+
+
+def tiff_bomb() -> bytes:
+    entries = [(256, 4, 1, 20000), (257, 4, 1, 20000)]
+    ifd = struct.pack("<H", len(entries)) + b"".join(
+        struct.pack("<HHII", *e) for e in entries) + b"\x00" * 4
+    return b"II*\x00" + struct.pack("<I", 8) + ifd
+
+
+@pytest.fixture
+def no_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail the test if OpenCV is asked to decode anything."""
+    def refuse(*args: Any) -> None:
+        raise AssertionError("the image was handed to the decoder")
+    monkeypatch.setattr(cv2, "imdecode", refuse)
+    monkeypatch.setattr(cv2, "imread", refuse)
+
+
+@pytest.mark.parametrize("bomb", [png_bomb, jpeg_bomb, bmp_bomb, webp_bomb, tiff_bomb])
+def test_a_decompression_bomb_is_refused_before_decoding(
+        bomb: Callable[[], bytes], no_decoding: None) -> None:
+    data = bomb()
+    assert len(data) < 100_000  # tiny on disk ...
+    with pytest.raises(VisionError) as err:
+        images.decode(data, "bomb")
+    # ... refused by its size, with what to do
+    assert "bomb is 20000 x 20000 pixels (400 Mpx)" in str(err.value)
+    assert "scale the photo down" in str(err.value)
+
+
+def test_the_png_bomb_is_a_real_image() -> None:
+    """The same PNG, smaller, decodes: the bomb test refuses a genuine image."""
+    small = png_bomb(64)
+    assert images.header_size(small) == ("PNG", 64, 64)
+    img = images.decode(small, "small")
+    assert img.shape == (64, 64, 3) and not img.any()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(SUFFIXES), st.integers(1, 300), st.integers(1, 300))
+def test_the_header_size_agrees_with_opencv(suffix: str, w: int, h: int) -> None:
+    data = encoded(suffix, w, h)
+    kind, hw, hh = images.header_size(data)
+    assert (hw, hh) == (w, h), kind
+    assert images.decode(data, "photo").shape[:2] == (h, w)
+
+
+@pytest.mark.parametrize("suffix", SUFFIXES)
+def test_one_pixel_images_decode(suffix: str) -> None:
+    assert images.decode(encoded(suffix, 1, 1), "dot").shape == (1, 1, 3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(max_size=2000))
+def test_random_bytes_are_a_clear_error(data: bytes) -> None:
+    try:
+        img = images.decode(data, "noise.jpg")
+    except VisionError as err:
+        assert "noise.jpg" in str(err)
+    else:  # astronomically unlikely, but a valid image is no error
+        assert img.ndim == 3
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([".jpg", ".png"]), st.floats(0.0, 0.999))
+def test_a_photo_cut_short_is_a_clear_error(suffix: str, keep: float) -> None:
+    data = encoded(suffix, 120, 90, seed=3)
+    refused = r"photo\S* is (empty|cut short|not an image|a damaged)"
+    with pytest.raises(VisionError, match=refused):
+        images.decode(data[:int(len(data) * keep)], "photo" + suffix)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(SUFFIXES), st.integers(0, 10_000), st.binary(min_size=1, max_size=8))
+def test_a_spoilt_byte_anywhere_is_decoded_or_refused(suffix: str, at: int,
+                                                      junk: bytes) -> None:
+    data = bytearray(encoded(suffix, 40, 30, seed=5))
+    at %= len(data)
+    data[at:at + len(junk)] = junk
+    try:
+        img = images.decode(bytes(data), "photo")
+    except VisionError as err:
+        assert str(err).startswith("photo ")
+    else:
+        assert img.ndim == 3 and img.shape[0] * img.shape[1] <= images.MAX_PIXELS
+
+
+def test_missing_and_empty_files(tmp_path: Any) -> None:
+    with pytest.raises(VisionError, match=r"no image at .*gone\.jpg \(was it moved or deleted"):
+        images.load(tmp_path / "gone.jpg")
+    (tmp_path / "empty.jpg").write_bytes(b"")
+    with pytest.raises(VisionError, match=r"empty\.jpg is empty"):
+        images.load(tmp_path / "empty.jpg")
