@@ -119,8 +119,10 @@ def test_every_route_answers_bad_input_with_json_and_changes_nothing(
     app.extensions["pin_throttle"] = auth.Throttle()  # each example starts unthrottled
     method, pattern = route
     sid = str(ids[which]) if isinstance(which, int) else which
-    if pattern.endswith("/events") and isinstance(which, int):
-        sid = "424242"  # an open stream on a real game never ends; unknown ids must 404
+    if pattern.endswith("/events") and any(ch.isdigit() for ch in sid):
+        # An open stream on a real game never ends, and ids such as "00001" or a full-width one may
+        # name a real one: only ids with no digit at all (and 424242) must 404 here.
+        sid = "424242"
     path = pattern.replace("{id}", sid) + query
     headers = {} if pin is None else {"X-Table-Pin": pin}
     if content_type is not None:
