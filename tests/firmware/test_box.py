@@ -123,7 +123,7 @@ def test_any_bytes_get_an_answer_and_never_fire_the_clapper(data: bytes) -> None
         for reply in box.receive(line, 0):
             assert reply.split()[0] in {"READY", "PONG", "ERR", "RUNNING", "STOPPED"}
     if b"CLAP" not in data and b"START" not in data:
-        assert True not in parts.solenoid_on
+        assert not any(parts.solenoid_on)
 
 
 def test_safe_switches_everything_off() -> None:
