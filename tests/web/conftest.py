@@ -171,6 +171,15 @@ def api_get(server: Server, path: str) -> Any:
         return json.load(res)
 
 
+def api_post(server: Server, path: str, body: dict[str, Any]) -> Any:
+    """POST JSON to a running server with the table PIN; the decoded answer."""
+    req = urllib.request.Request(server.url + path, json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json",
+                                          "X-Table-Pin": PIN})
+    with urllib.request.urlopen(req, timeout=10) as res:
+        return json.load(res)
+
+
 def enter_pin(page: Any) -> None:
     """Unlock writes with the PIN dialog of the page's header."""
     page.click("#pin-button")

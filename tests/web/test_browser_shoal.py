@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,23 +10,15 @@ import pytest
 
 from tests.web.conftest import (
     PHONE,
-    PIN,
     TABLET,
     Server,
     api_get,
+    api_post,
     create_game,
     enter_pin,
     screenshot,
     wait_seq,
 )
-
-
-def post(server: Server, path: str, body: dict[str, Any]) -> Any:
-    req = urllib.request.Request(server.url + path, json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json",
-                                          "X-Table-Pin": PIN})
-    with urllib.request.urlopen(req, timeout=10) as res:
-        return json.load(res)
 
 
 def test_play_shoal(server: Server, new_browser: Any) -> None:
@@ -91,20 +81,20 @@ def camera_server(tmp_path: Path) -> Iterator[tuple[Server, Any]]:
 
 def test_score_from_camera(camera_server: tuple[Server, Any], new_browser: Any) -> None:
     server, (scene, photo) = camera_server
-    game = post(server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
+    game = api_post(server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
                                        "options": {"goal": "G3"}})
     # Ann lays the photographed shoal card by card; Ben plays whatever fits his.
     first = scene.placements[0]["at"]
     ann = [(p["card"], [p["at"][0] - first[0], p["at"][1] - first[1]])
            for p in scene.placements]
     for card, at in ann:
-        game = post(server, f"/api/games/{game['id']}/actions",
+        game = api_post(server, f"/api/games/{game['id']}/actions",
                     {"action": {"type": "play", "card": card, "at": at}})
         if game["over"]:
             break
         taken = {c for c, _ in ann}
         play = next(e for e in game["legal"] if e["choices"]["card"][0] not in taken)
-        game = post(server, f"/api/games/{game['id']}/actions",
+        game = api_post(server, f"/api/games/{game['id']}/actions",
                     {"action": {"type": "play", "card": play["choices"]["card"][0],
                                 "at": play["choices"]["at"][0]}})
     page = new_browser(TABLET).new_page()

@@ -7,15 +7,16 @@ import json
 import urllib.request
 from typing import Any
 
-from tests.web.conftest import PHONE, PIN, TABLET, Server, create_game, enter_pin, screenshot
-
-
-def post(server: Server, path: str, body: dict[str, Any]) -> Any:
-    req = urllib.request.Request(server.url + path, json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json",
-                                          "X-Table-Pin": PIN})
-    with urllib.request.urlopen(req, timeout=10) as res:
-        return json.load(res)
+from tests.web.conftest import (
+    PHONE,
+    PIN,
+    TABLET,
+    Server,
+    api_post,
+    create_game,
+    enter_pin,
+    screenshot,
+)
 
 
 def test_start_page(server: Server, new_browser: Any) -> None:
@@ -30,12 +31,12 @@ def test_start_page(server: Server, new_browser: Any) -> None:
     page.wait_for_selector("#new-error:has-text('2 to 8 players')")
 
     # A game finished elsewhere shows up live in the history, with its winner.
-    game = post(server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
+    game = api_post(server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
                                        "options": {"goal": "G2"}})
     page.wait_for_selector(f'#unfinished a[href="/games/{game["id"]}"]')
     while not game["over"]:
         play = game["legal"][0]
-        game = post(server, f"/api/games/{game['id']}/actions",
+        game = api_post(server, f"/api/games/{game['id']}/actions",
                     {"action": {"type": "play", "card": play["choices"]["card"][0],
                                 "at": play["choices"]["at"][0]}})
     page.wait_for_selector(f'#history a[href="/games/{game["id"]}"]')
