@@ -119,7 +119,17 @@ def play(session_id: int) -> Any:
         log.warning("engine rejected %r with %r", action, err)
         raise ApiError(400, f"the {session.game.title} rules cannot read this action "
                             f"({type(err).__name__}: {err})") from None
-    return jsonify(view(session))
+    return jsonify({**view(session), **_peeked(session, action)})
+
+
+def _peeked(session: Session, action: dict[str, Any]) -> dict[str, Any]:
+    """A digital peek's face, in the answer to the phone that peeked only (never in the
+    view, the log or the live events every phone gets)."""
+    deal = session.options.get("deal")
+    if action.get("type") != "peek" or not isinstance(deal, dict):
+        return {}
+    cell = action.get("cell")
+    return {"peeked": {"cell": cell, "face": deal[cell]}} if cell in deal else {}
 
 
 @bp.post("/api/games/<int:session_id>/undo")

@@ -24,7 +24,7 @@ window.Chart = (function () {
     svg.append(h("text", { x: L - 4, y: y(bottom), class: "tick", "text-anchor": "end" },
       bottom));
     svg.append(h("text", { x: W - R, y: H - 4, class: "tick", "text-anchor": "end" },
-      `${n} actions`));
+      `${timeline.length - 1} action${timeline.length === 2 ? "" : "s"}`));
     players.forEach((p, i) => {
       const points = timeline.map((row, j) => `${x(j).toFixed(1)},${y(row[p] || 0).toFixed(1)}`);
       svg.append(h("polyline", { points: points.join(" "), fill: "none",

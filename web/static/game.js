@@ -14,7 +14,7 @@ window.GamePage = (function () {
   let source = null;
   let fresh = true;           // the next event is the first since (re)connecting
   let timer = null;
-  const MULTI = new Set(["clues"]);
+  const MULTI = new Set(["clues", "give"]);   // fields that take a list
 
   function flash(text, kind) {
     const el = document.getElementById("flash");
@@ -23,6 +23,27 @@ window.GamePage = (function () {
     el.hidden = !text;
     clearTimeout(flash.t);
     if (text) flash.t = setTimeout(() => { el.hidden = true; }, 6000);
+  }
+
+  // Errors go next to the control that was tapped (the player is looking there), or to
+  // the top of the page when the tap came from elsewhere (a live event, the timer).
+  let tapped = null;
+  let tappedAt = 0;
+  document.addEventListener("click", (ev) => {
+    const control = ev.target.closest && ev.target.closest("button, select, input, textarea");
+    if (control && !control.closest("dialog")) { tapped = control; tappedAt = Date.now(); }
+  }, true);
+
+  function complain(text, anchor) {
+    document.querySelectorAll(".tap-error").forEach((el) => el.remove());
+    const near = anchor || (Date.now() - tappedAt < 5000 ? tapped : null);
+    if (!near || !near.isConnected || near.closest("#app") === null) { flash(text); return; }
+    flash("");
+    const box = h("p", { class: "tap-error", role: "alert" }, text);
+    const host = near.closest(".trade, .row, form.legal, .clues, .sk-board, .pd-grid, .sh-hand") || near;
+    host.after(box);
+    box.scrollIntoView({ block: "nearest" });
+    setTimeout(() => box.remove(), 8000);
   }
 
   function confirmBox(text) {
@@ -36,11 +57,12 @@ window.GamePage = (function () {
     });
   }
 
-  async function send(path, body) {
+  async function send(path, body, anchor) {
     const before = changes;
     try {
       const v = await api("POST", path, body);
       flash("");
+      document.querySelectorAll(".tap-error").forEach((el) => el.remove());
       if (changes === before) setView(v);
       return v;
     } catch (err) {
@@ -48,14 +70,14 @@ window.GamePage = (function () {
         setView(err.body);
         flash("Another phone played first: the board is updated, check it and try again.");
       } else if (err.message !== "no PIN entered") {
-        flash(err.message);
+        complain(err.message, anchor);
       }
       return null;
     }
   }
 
-  function act(action) {
-    return send(`${base}/actions`, { action, seq: view.seq });
+  function act(action, anchor) {
+    return send(`${base}/actions`, { action, seq: view.seq }, anchor);
   }
 
   async function load() {
@@ -228,7 +250,7 @@ window.GamePage = (function () {
     await send(`${base}/redo`, {});
   }
 
-  const ctx = { h, act, send, flash, confirm: confirmBox, base, sid,
+  const ctx = { h, act, send, flash, complain, confirm: confirmBox, base, sid,
     view: () => view, timer: () => timer,
     browserTimer: app.dataset.browserTimer === "yes", rerender: () => view && render() };
 

@@ -18,6 +18,12 @@
   let audio = null;
   let timerNote = "";      // why there is no timer, when there is none
   let filter = "";         // narrows long clue lists
+  let giving = new Set();  // Babanipoulos: the two clues given in return
+  let serviceFrom = null;  // the dossier a service takes from (kept across redraws)
+  const SERVICES = {
+    paoletta: { name: "Paoletta", says: "take one clue from another spy's dossier." },
+    babanipoulos: { name: "Babanipoulos", says: "take one clue from another spy's dossier and give two of yours in return." },
+  };
 
   // The clapper: a sharp noise burst and a low knock, made with WebAudio (no file).
   function clap() {
@@ -102,13 +108,14 @@
     return h("div", {}, box, list);
   }
 
-  function clueButtons(h, v, ids, attrs) {
+  function clueButtons(h, v, ids, attrs, chosen) {
     const cats = v.state.catalogue.categories || {};
+    const marked = chosen || picked;
     return h("div", { class: "clues" }, ids.map((id) => {
       const clue = (v.state.catalogue.clues || []).find((c) => c.id === id) || {};
       const colour = clue.shark ? "shark" : (cats[clue.category] || {}).colour || "";
       return h("button", Object.assign({ type: "button", "data-clue": id,
-        class: `clue ${colour}${picked.has(id) ? " chosen" : ""}` }, attrs(id)), clueLabel(v, id));
+        class: `clue ${colour}${marked.has(id) ? " chosen" : ""}` }, attrs(id)), clueLabel(v, id));
     }));
   }
 
@@ -163,25 +170,52 @@
           "data-evidence": e, onclick: () => ctx.act({ type: "form", evidence: e,
             clues: pickParts(s, e, clues) }) }, `${e} (${s.catalogue.evidence[e].points} pts)`))));
     }
-    if (legal.service) {
-      const opt = legal.service.choices;
-      const from = h("select", { id: "service-from", "aria-label": "from" }, opt.from.map((f) => h("option", { value: f }, f)));
-      const take = h("select", { id: "service-take", "aria-label": "take" }, opt.take.map((c) => h("option", { value: c }, clueLabel(v, c))));
-      const give = opt.give ? h("select", { id: "service-give", "aria-label": "give" }, opt.give.map((c) => h("option", { value: c }, clueLabel(v, c)))) : null;
-      parts.push(h("div", { class: "trade" }, h("strong", {}, `${s.service} service: `),
-        "from ", from, " take ", take, give ? " give " : "", give,
-        h("button", { type: "button", class: "primary", id: "service-go", onclick: () => {
-          const action = { type: "service", from: from.value, take: take.value };
-          if (give) action.give = give.value;
-          ctx.act(action);
-        } }, "Use the service")));
-    }
+    if (legal.service) parts.push(servicePanel(h, ctx, v, legal.service.choices));
     const simple = { skip_service: "Skip the service", end_turn: "End the turn", time_up: "Time is up",
       stop: "Stop searching", start_search: "Start the search (no timer)" };
     const buttons = Object.entries(simple).filter(([k]) => legal[k]).map(([k, label]) =>
       h("button", { type: "button", class: "big", id: `do-${k}`, onclick: () => ctx.act({ type: k }) }, label));
     if (buttons.length) parts.push(h("div", { class: "row" }, buttons));
     return parts;
+  }
+
+  // Paoletta takes one clue from another dossier; Babanipoulos takes one and gives two
+  // of the spy's own. "take" lists only the clues of the dossier "from" names.
+  function servicePanel(h, ctx, v, opt) {
+    const s = v.state;
+    const who = SERVICES[s.service] || { name: s.service, says: "" };
+    const from = h("select", { id: "service-from", "aria-label": "from" },
+      opt.from.map((f) => h("option", { value: f, selected: f === serviceFrom }, f)));
+    const take = h("select", { id: "service-take", "aria-label": "take" });
+    const fillTake = () => {
+      serviceFrom = from.value;
+      const theirs = new Set((s.dossiers[from.value] || { clues: [] }).clues);
+      take.replaceChildren(...opt.take.filter((c) => theirs.has(c))
+        .map((c) => h("option", { value: c }, clueLabel(v, c))));
+    };
+    from.addEventListener("change", fillTake);
+    fillTake();
+    let give = null;
+    if (opt.give) {
+      for (const c of [...giving]) if (!opt.give.includes(c)) giving.delete(c);
+      give = clueButtons(h, v, opt.give, (id) => ({
+        "aria-pressed": giving.has(id) ? "true" : "false",
+        onclick: () => {
+          if (giving.has(id)) giving.delete(id);
+          else if (giving.size < 2) giving.add(id);
+          ctx.rerender();
+        } }), giving);
+      give.id = "service-give";
+    }
+    return h("div", { class: "service" }, h("p", {}, h("strong", {}, `${who.name}'s service: `), who.says),
+      h("div", { class: "trade" }, h("label", {}, "from ", from), h("label", {}, "take ", take)),
+      give ? h("p", {}, `Give two of your clues (${giving.size} of 2 chosen):`) : null, give,
+      h("button", { type: "button", class: "big primary", id: "service-go",
+        disabled: !!opt.give && giving.size !== 2, onclick: (ev) => {
+          const action = { type: "service", from: from.value, take: take.value };
+          if (opt.give) action.give = [...giving];
+          ctx.act(action, ev.currentTarget);
+        } }, "Use the service"));
   }
 
   // For each part of the evidence, the first clue of the dossier that completes it.
@@ -229,6 +263,7 @@
     const s = v.state;
     const legal = Object.fromEntries(v.legal.map((l) => [l.type, l]));
     if (!legal.fistful && !legal.select) picked = new Set();
+    if (!legal.service) { giving = new Set(); serviceFrom = null; }
     const movable = new Set(legal.move ? legal.move.choices.space : []);
     const tokens = {};
     for (const [p, space] of Object.entries(s.positions)) if (space) (tokens[space] = tokens[space] || []).push(p);
@@ -237,13 +272,16 @@
       "data-space": sp.id, disabled: !movable.has(sp.id),
       onclick: () => ctx.act({ type: "move", space: sp.id }),
     }, `${sp.id}`, h("span", { class: "tokens" }, (tokens[sp.id] || []).join(", ")))));
-    const clock = h("section", { class: "clock" },
-      h("p", { id: "countdown", class: "countdown", "aria-live": "off" }, "30.0"),
-      h("p", { id: "timer-state", class: "muted" }, timerNote || "timer"),
+    // The countdown sits in the pinned status bar: in sight while clues are entered.
+    const clock = h("section", { class: "clock", "aria-label": "the table's timer" },
+      h("div", { class: "countdown-box" },
+        h("p", { id: "countdown", class: "countdown", "aria-live": "off" }, "30.0"),
+        h("p", { id: "timer-state", class: "muted" }, timerNote || "timer")),
       v.over ? null : h("div", { class: "row timer-buttons" },
         h("button", { type: "button", class: "primary", id: "timer-start", onclick: () => timerButton(ctx, "start") }, "START"),
         h("button", { type: "button", id: "timer-stop", onclick: () => timerButton(ctx, "stop") }, "STOP")));
-    board.replaceChildren(clock, h("p", {}, `Round ${s.round} of ${s.rounds} · ${s.phase}`), spaces);
+    document.getElementById("clock-slot").replaceChildren(clock);
+    board.replaceChildren(h("p", {}, `Round ${s.round} of ${s.rounds} · ${s.phase}`), spaces);
     showClock();
 
     const parts = [...searchPanel(h, ctx, v, legal), ...dossierPanel(h, ctx, v, legal)];

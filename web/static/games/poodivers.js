@@ -8,6 +8,9 @@
   let peeking = false;
   let photo = null;     // a photo of the table to check the grid against
   let seen = null;      // what the camera read: {cells, overlay}
+  let peeked = null;    // {cell, face}: a digital peek, shown on this phone for a while
+  const PEEK_MS = 6000;
+  const FACE_WORDS = { blank: "a blank", sleeper: "a sleeper", object: "an object (poo)" };
 
   function cellName(col, row) {
     return String.fromCharCode(65 + col) + (row + 1);
@@ -28,17 +31,21 @@
     if (picking && !flippable.has(picking)) picking = null;
 
     const width = Math.max(...s.layout.map((r) => r.length));
-    const grid = h("div", { class: "pd-grid", role: "grid", "aria-label": "the cards" });
+    const grid = h("div", { class: "pd-grid fit", role: "grid", "aria-label": "the cards" });
     grid.style.gridTemplateColumns = `repeat(${width}, minmax(0, 1fr))`;
+    grid.style.setProperty("--cols", width);
+    grid.style.setProperty("--rows", s.layout.length);
     s.layout.forEach((row, r) => {
       [...row].forEach((mark, c) => {
         if (mark !== "#") { grid.append(h("div", { class: "pd-gap" })); return; }
         const name = cellName(c, r);
-        const face = s.cells[name];
+        const face_ = s.cells[name];
+        const secret = peeked && peeked.cell === name && face_ === "closed";
+        const face = secret ? peeked.face : s.cells[name];
         const isDiver = s.diver && s.diver.cell === name;
         const target = peeking ? face === "closed" : flippable.has(name);
         const btn = h("button", {
-          type: "button", class: `pd-cell ${face}${target ? " target" : ""}` +
+          type: "button", class: `pd-cell ${face}${secret ? " peeked" : ""}${target ? " target" : ""}` +
             `${isDiver ? " diver" : ""}${picking === name ? " picking" : ""}`,
           "data-cell": name, "aria-label": `${name} ${face}`, disabled: !target,
         }, h("span", { class: "pd-name" }, name),
@@ -51,6 +58,10 @@
     board.replaceChildren(grid);
 
     const parts = [];
+    if (peeked) {
+      parts.push(h("p", { class: "pending", id: "peeked", role: "status" },
+        `${peeked.cell} is ${FACE_WORDS[peeked.face] || peeked.face}. Only this phone shows it; it closes again in a moment.`));
+    }
     if (picking) {
       parts.push(h("div", { class: "pd-pick", role: "group", "aria-label": "face" },
         h("strong", {}, `${picking}: what does it show?`),
@@ -119,7 +130,17 @@
   }
 
   function tap(cell, v, ctx) {
-    if (peeking) { peeking = false; ctx.act({ type: "peek", cell }); return; }
+    if (peeking) {
+      peeking = false;
+      ctx.act({ type: "peek", cell }).then((answer) => {
+        if (!answer || !answer.peeked) return;
+        peeked = answer.peeked;
+        ctx.rerender();
+        if (navigator.vibrate) navigator.vibrate(60);
+        setTimeout(() => { peeked = null; ctx.rerender(); }, PEEK_MS);
+      });
+      return;
+    }
     if (v.state.digital) { ctx.act({ type: "flip", cell }); return; }
     picking = cell;
     ctx.rerender();

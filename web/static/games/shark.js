@@ -22,8 +22,10 @@
     const { h } = ctx;
     const s = v.state;
     const width = Math.max(...s.layout.map((r) => r.length));
-    const grid = h("div", { class: "sk-board", role: "grid", "aria-label": "the board" });
+    const grid = h("div", { class: "sk-board fit", role: "grid", "aria-label": "the board" });
     grid.style.gridTemplateColumns = `repeat(${width}, minmax(0, 1fr))`;
+    grid.style.setProperty("--cols", width);
+    grid.style.setProperty("--rows", s.layout.length);
     s.layout.forEach((row, r) => {
       [...row].forEach((area, c) => {
         if (area === ".") { grid.append(h("div", { class: "sk-cell none" })); return; }

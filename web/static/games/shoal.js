@@ -62,12 +62,18 @@
     return h("div", { class: "sh-shoal" }, grid);
   }
 
+  // A hand card is one button: its sections are plain spans (a button inside a button
+  // swallows the tap in Chromium), so a tap anywhere on the card chooses it.
   function drawCard(h, v, id, attrs) {
     const rows = v.state.cards[id] || [];
-    const el = h("button", Object.assign({ type: "button", class: `sh-card${card === id ? " chosen" : ""}`,
-      "data-card": id, "aria-label": `card ${id}` }, attrs),
-    rows.flat().map((section) => sectionEl(h, v, section)));
-    return el;
+    const sections = rows.flat().map((section) => {
+      const el = h("span", { class: "sh-sec", title: section || "" }, short(section));
+      el.style.background = colourOf(v, section);
+      return el;
+    });
+    return h("button", Object.assign({ type: "button", class: `sh-card${card === id ? " chosen" : ""}`,
+      "data-card": id, "aria-label": `card ${id}`, "aria-pressed": card === id ? "true" : "false" },
+    attrs), sections);
   }
 
   function normalise(cells) {

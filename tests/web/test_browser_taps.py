@@ -1,0 +1,232 @@
+"""Play that the pages got wrong, each checked in chromium at a phone (390 × 844, touch)
+and a tablet (1280 × 800, touch): a Shoal hand card taken by a tap anywhere on it, the
+start page as wide as the phone, Babanipoulos' two clues, what each turn needs on one
+tablet screen, and a digital peek shown to the peeking phone only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.poodivers.layout import card_cells, rows_of
+from tests.web.conftest import (
+    ARTIFACTS,
+    PHONE,
+    TABLET,
+    Server,
+    api_get,
+    api_post,
+    enter_pin,
+    screenshot,
+    wait_seq,
+)
+
+DEVICES = {"phone": PHONE, "tablet": TABLET}
+
+
+def touch_page(new_browser: Any, size: str) -> Any:
+    return new_browser(DEVICES[size], has_touch=True, is_mobile=size == "phone").new_page()
+
+
+def tap_at(page: Any, selector: str) -> None:
+    """A finger on the middle of the element (whatever lies on top there gets it)."""
+    element = page.locator(selector).first
+    element.scroll_into_view_if_needed()
+    box = element.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def play(server: Server, sid: int, *actions: dict[str, Any]) -> Any:
+    view = None
+    for action in actions:
+        view = api_post(server, f"/api/games/{sid}/actions", {"action": action})
+    return view
+
+
+def test_a_shoal_card_is_chosen_by_tapping_any_of_its_sections(
+        server: Server, new_browser: Any) -> None:
+    sid = api_post(server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
+                                          "options": {"goal": "G1"}})["id"]
+    for size in DEVICES:
+        page = touch_page(new_browser, size)
+        page.goto(f"{server.url}/games/{sid}")
+        enter_pin(page)
+        card = page.locator(".sh-card").first.get_attribute("data-card")
+        for quarter in range(4):      # each of the card's four sections takes the tap
+            tap_at(page, f'.sh-card[data-card="{card}"] .sh-sec >> nth={quarter}')
+            page.wait_for_selector(f'.sh-card[data-card="{card}"].chosen')
+            tap_at(page, f'.sh-card[data-card="{card}"] .sh-sec >> nth={quarter}')
+            page.wait_for_selector(f'.sh-card[data-card="{card}"]:not(.chosen)')
+        tap_at(page, f'.sh-card[data-card="{card}"] .sh-sec')
+        screenshot(page, f"taps-shoal-{size}-card-chosen")
+        tap_at(page, 'section[data-player="Ann"] [data-at]')
+        wait_seq(page, 1)
+        assert api_get(server, f"/api/games/{sid}")["state"]["shoals"]["Ann"]["cards"] == 1
+        api_post(server, f"/api/games/{sid}/undo", {})
+        wait_seq(page, 0)
+
+
+def test_the_start_page_stays_as_wide_as_the_phone(server: Server, new_browser: Any) -> None:
+    page = touch_page(new_browser, "phone")
+    page.goto(server.url + "/")
+    for game in ("shoal", "shark", "poodivers", "drshark"):
+        page.select_option("#game-select", game)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{game}: the start page is {width} px wide"
+    page.select_option("#game-select", "shoal")
+    select = page.locator("#goal-select").bounding_box()
+    assert select["x"] + select["width"] <= PHONE["width"]
+    screenshot(page, "taps-start-phone-shoal")
+
+
+CATALOGUE = {
+    "evidence": {
+        "watch": {"category": "gadgets", "points": 7, "parts": ["a", "b"],
+                  "service": "babanipoulos"},
+        "map": {"category": "maps", "points": 10, "parts": ["a", "b"], "service": None},
+        "key": {"category": "gadgets", "points": 5, "parts": ["a", "b"], "service": None}},
+    "clues": [
+        {"id": "watch-1a", "evidence": "watch", "part": "a", "shape": "round",
+         "category": "gadgets"},
+        {"id": "watch-1b", "evidence": "watch", "part": "b", "shape": "star",
+         "category": "gadgets"},
+        {"id": "map-1a", "evidence": "map", "part": "a", "shape": "moon", "category": "maps"},
+        {"id": "map-1b", "evidence": "map", "part": "b", "shape": "heart", "category": "maps"},
+        {"id": "key-1a", "evidence": "key", "part": "a", "shape": "square",
+         "category": "gadgets"},
+        {"id": "key-1b", "evidence": "key", "part": "b", "shape": "drop",
+         "category": "gadgets"},
+        {"id": "shark-1", "shark": True, "shape": "star", "category": "maps"}]}
+
+
+def babanipoulos_waits(server: Server) -> int:
+    """A game where Cid formed the watch (Babanipoulos) holding key-1a and key-1b, Ann
+    holds map-1a and Ben map-1b."""
+    sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben", "Cid"],
+                                          "options": {"catalogue": CATALOGUE}})["id"]
+    turns = [("A-light", ["map-1a"]), ("B-light", ["map-1b"]),
+             ("C-light", ["watch-1a", "watch-1b", "key-1a", "key-1b"])]
+    for i, (space, clues) in enumerate(turns):
+        play(server, sid, {"type": "move", "space": space}, {"type": "start_search"},
+             *({"type": "draw", "clue": c} for c in clues), {"type": "stop"},
+             *([{"type": "end_turn"}] if i < 2 else []))
+    play(server, sid, {"type": "form", "evidence": "watch", "clues": ["watch-1a", "watch-1b"]})
+    return int(sid)
+
+
+def test_babanipoulos_takes_one_and_gives_two(server: Server, new_browser: Any) -> None:
+    for size in DEVICES:
+        sid = babanipoulos_waits(server)
+        seq = api_get(server, f"/api/games/{sid}")["seq"]
+        page = touch_page(new_browser, size)
+        page.goto(f"{server.url}/games/{sid}")
+        enter_pin(page)
+        # "take" offers only the clues of the dossier "from" names.
+        page.select_option("#service-from", "Ben")
+        assert page.eval_on_selector_all("#service-take option", "os => os.map(o => o.value)") \
+            == ["map-1b"]
+        page.select_option("#service-from", "Ann")
+        assert page.eval_on_selector_all("#service-take option", "os => os.map(o => o.value)") \
+            == ["map-1a"]
+        # Two clues to give, tapped like every other clue.
+        page.tap('#service-give button[data-clue="key-1a"]')
+        page.tap('#service-give button[data-clue="key-1b"]')
+        screenshot(page, f"taps-drshark-{size}-babanipoulos")
+        page.tap("#service-go")
+        wait_seq(page, seq + 1)
+        dossiers = api_get(server, f"/api/games/{sid}")["state"]["dossiers"]
+        assert dossiers["Cid"]["clues"] == ["map-1a"]
+        assert sorted(dossiers["Ann"]["clues"]) == ["key-1a", "key-1b"]
+
+    # The generic form of every legal move gives two clues as well.
+    sid = babanipoulos_waits(server)
+    seq = api_get(server, f"/api/games/{sid}")["seq"]
+    page = touch_page(new_browser, "phone")
+    page.goto(f"{server.url}/games/{sid}")
+    enter_pin(page)
+    page.click("#all-moves summary")
+    form = page.locator('form.legal[data-type="service"]')
+    form.locator('select[data-field="from"]').select_option('"Ben"')
+    form.locator('select[data-field="take"]').select_option('"map-1b"')
+    form.locator('fieldset[data-field="give"] input[value=\'"key-1a"\']').check()
+    form.locator('fieldset[data-field="give"] input[value=\'"key-1b"\']').check()
+    form.locator("button[type=submit]").click()
+    wait_seq(page, seq + 1)
+    dossiers = api_get(server, f"/api/games/{sid}")["state"]["dossiers"]
+    assert dossiers["Cid"]["clues"] == ["map-1b"]
+    assert sorted(dossiers["Ben"]["clues"]) == ["key-1a", "key-1b"]
+
+
+def on_screen(page: Any, selector: str) -> bool:
+    """The element is entirely inside the window, without scrolling the page."""
+    box = page.locator(selector).first.bounding_box()
+    size = page.viewport_size
+    return bool(box) and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] \
+        and box["x"] + box["width"] <= size["width"]
+
+
+def test_each_turn_fits_one_tablet_screen(server: Server, new_browser: Any) -> None:
+    shark = api_post(server, "/api/games", {"game": "shark", "players": ["Ann", "Ben", "Cid"],
+                                            "options": {}})["id"]
+    play(server, shark, *({"type": "choose_stock", "company": c} for c in
+                          ("red", "blue", "green")))
+    poo = api_post(server, "/api/games", {"game": "poodivers", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    play(server, poo, {"type": "flip", "cell": "D4", "face": "object"})
+    drshark = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
+                                              "options": {}})["id"]
+    play(server, drshark, {"type": "move", "space": "A-light"}, {"type": "start_search"})
+    wanted = {shark: ["#turn", "#pending", "#roll-for-me", ".sk-board"],
+              poo: ["#turn", "#bank", ".pd-grid"],
+              drshark: ["#turn", "#countdown", "#timer-stop", ".clue-filter", ".spaces"]}
+    page = touch_page(new_browser, "tablet")
+    for sid, selectors in wanted.items():
+        page.goto(f"{server.url}/games/{sid}")
+        page.wait_for_selector("#live.on")
+        page.wait_for_selector(selectors[1])
+        screenshot(page, f"taps-tablet-fold-{sid}")
+        off = [s for s in selectors if not on_screen(page, s)]
+        assert not off, f"game {sid}: {off} below the fold of an 800 px tablet"
+
+    # On a phone the countdown stays in sight while the searcher scrolls to a clue.
+    phone = touch_page(new_browser, "phone")
+    phone.goto(f"{server.url}/games/{drshark}")
+    phone.wait_for_selector("#live.on")
+    phone.locator(".clues.pick button.clue").last.scroll_into_view_if_needed()
+    assert on_screen(phone, "#countdown") and on_screen(phone, "#timer-stop")
+    phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert on_screen(phone, "#countdown") and on_screen(phone, "#timer-stop")
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(ARTIFACTS / "taps-drshark-phone-scrolled.png"))
+
+
+def test_a_digital_peek_shows_the_face_on_the_peeking_phone_only(
+        server: Server, new_browser: Any) -> None:
+    cells = card_cells(rows_of("square"))
+    faces = ["blank", "object"] + ["object"] * 40 + ["sleeper"] * 14 + ["blank"] * 8
+    deal = dict(zip(cells, faces, strict=True))
+    sid = api_post(server, "/api/games", {"game": "poodivers", "players": ["Ann", "Ben"],
+                                          "options": {"digital": True, "deal": deal}})["id"]
+    ann = touch_page(new_browser, "phone")
+    ann.goto(f"{server.url}/games/{sid}")
+    enter_pin(ann)
+    tablet = touch_page(new_browser, "tablet")
+    tablet.goto(f"{server.url}/games/{sid}")
+    tablet.wait_for_selector("#live.on")
+    ann.tap('button.pd-cell[data-cell="A1"]')     # a blank: Ann may peek
+    wait_seq(ann, 1)
+    ann.tap("#peek")
+    ann.tap('button.pd-cell[data-cell="B1"]')
+    ann.wait_for_selector("#peeked:has-text('B1')")
+    assert "object" in ann.inner_text("#peeked")
+    assert ann.inner_text('button.pd-cell[data-cell="B1"]').find("poo") >= 0
+    wait_seq(tablet, 2)
+    screenshot(ann, "taps-poodivers-phone-peek")
+    screenshot(tablet, "taps-poodivers-tablet-peek")
+    for page in (tablet,):
+        assert page.locator("#peeked").count() == 0 or not page.is_visible("#peeked")
+        assert "poo" not in page.inner_text('button.pd-cell[data-cell="B1"]')
+    view = api_get(server, f"/api/games/{sid}")
+    assert view["state"]["cells"]["B1"] == "closed"
+    assert "object" not in str(view["log"][-1])
+    ann.wait_for_selector("#peeked", state="hidden", timeout=15_000)
+    assert "poo" not in ann.inner_text('button.pd-cell[data-cell="B1"]')
