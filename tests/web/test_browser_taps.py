@@ -1,5 +1,5 @@
-"""Play that the pages got wrong, each checked in chromium at a phone (390 × 844, touch)
-and a tablet (1280 × 800, touch): a Shoal hand card taken by a tap anywhere on it, the
+"""Play that the pages got wrong, each checked in chromium at a phone (390 x 844, touch)
+and a tablet (1280 x 800, touch): a Shoal hand card taken by a tap anywhere on it, the
 start page as wide as the phone, Babanipoulos' two clues, what each turn needs on one
 tablet screen, and a digital peek shown to the peeking phone only."""
 
