@@ -14,7 +14,7 @@ from flask import Flask, jsonify, request
 
 from companion import __version__
 from companion.table import Table
-from web import auth, camera, errors, games, live, pages, timer
+from web import assets, auth, camera, errors, games, live, pages, timer
 from web.chronicle import Chronicle
 
 DEFAULTS: dict[str, Any] = {
@@ -59,6 +59,7 @@ def create_app(table: Table, config: dict[str, Any] | None = None) -> Flask:
         timer_obj.listen(broker.timer_changed)
 
     errors.register(app)
+    assets.register(app)
     for blueprint in (pages.bp, auth.bp, games.bp, live.bp, timer.bp, camera.bp):
         app.register_blueprint(blueprint)
 

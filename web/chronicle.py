@@ -121,6 +121,23 @@ class Chronicle:
         return out
 
 
+    def view_at(self, session: Session, n: int) -> dict[str, Any]:
+        """The game as it was after its first ``n`` actions (0: as set up), read-only:
+        no legal actions, no log (the page has it)."""
+        actions = list(session.actions)
+        if not 0 <= n <= len(actions):
+            raise IndexError(f"game {session.id} has {len(actions)} actions: look back to "
+                             f"0 to {len(actions)}")
+        start, steps = self.steps(session, actions)
+        state = steps[n - 1].state if n else start
+        out: dict[str, Any] = {"id": session.id, "seq": n, **session.game.summary(state),
+                               "title": session.game.title, "legal": []}
+        result = session.game.outcome(state)
+        out["reason"] = result.reason if result else None
+        out["options"] = _public_options(session.options)
+        return out
+
+
 def _public_options(options: dict[str, Any]) -> dict[str, Any]:
     """Options safe to show: a digital deal is the hidden faces of the cards."""
     return {k: v for k, v in options.items() if k != "deal"}

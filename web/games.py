@@ -97,7 +97,20 @@ def create_game() -> Any:
 
 @bp.get("/api/games/<int:session_id>")
 def get_game(session_id: int) -> Any:
-    return jsonify(view(_session(session_id)))
+    """The view, and ``event``: the id of the latest live event, so a page that opens the
+    stream with ``?last=`` that id is not sent the game a second time."""
+    broker = current_app.extensions["broker"]
+    event = broker.event_id(session_id)
+    return jsonify({**view(_session(session_id)), "event": event})
+
+
+@bp.get("/api/games/<int:session_id>/history/<int:n>")
+def look_back(session_id: int, n: int) -> Any:
+    """The game after its first ``n`` actions, read-only (the page's history)."""
+    try:
+        return jsonify(_chronicle().view_at(_session(session_id), n))
+    except IndexError as err:
+        raise ApiError(404, str(err)) from None
 
 
 @bp.post("/api/games/<int:session_id>/actions")

@@ -77,6 +77,10 @@ window.GamePage = (function () {
   }
 
   function act(action, anchor) {
+    if (past) {
+      complain("You are looking back at an earlier move: tap \u201cBack to now\u201d to play.", anchor);
+      return Promise.resolve(null);
+    }
     return send(`${base}/actions`, { action, seq: view.seq }, anchor);
   }
 
@@ -107,11 +111,20 @@ window.GamePage = (function () {
     setView(Object.assign({}, data, { log, timeline, series }));
   }
 
+  // The stream starts from the change the page has seen (view.event), so opening a page
+  // fetches the game once; after a reconnect the first event brings a full reload.
   function connect() {
     if (source) source.close();
-    source = new EventSource(`${base}/events`);
+    const since = view && view.event ? `?last=${encodeURIComponent(view.event)}` : "";
+    source = new EventSource(`${base}/events${since}`);
     const live = document.getElementById("live");
-    source.addEventListener("open", () => { fresh = true; live.className = "live on"; });
+    let opened = false;
+    fresh = false;
+    source.addEventListener("open", () => {
+      if (opened) fresh = true;
+      opened = true;
+      live.className = "live on";
+    });
     source.addEventListener("error", () => { live.className = "live off"; });
     source.addEventListener("change", (ev) => {
       changes += 1;
@@ -138,7 +151,65 @@ window.GamePage = (function () {
       const w = v.winners.length ? v.winners.join(" and ") : "nobody";
       return `Game over: ${w} ${v.winners.length > 1 ? "share the win" : "wins"}`;
     }
-    return `${v.current} to play`;
+    return isMine(v) ? `Your turn, ${me}${v.current !== me ? ` (${v.current})` : ""}` : `${v.current} to play`;
+  }
+
+  // "I am Ben": who holds this phone, remembered on it (no account). It marks that
+  // player's turn (a buzz and a beep when it comes) and puts their actions first; the
+  // phone can still act for anyone, the table is one group.
+  const ME_KEY = "tc:me";
+  let me = localStorage.getItem(ME_KEY) || "";
+  let wasMine = null;
+
+  function mineIn(v, name) {
+    if (!name || v.over) return false;
+    const current = String(v.current || "");
+    return current === name || current.split("+").includes(name) ||
+      v.legal.some((l) => l.player && (l.player === name || l.player.split("+").includes(name)) &&
+        !["tally"].includes(l.type) && l.player !== current);
+  }
+  function isMine(v) { return mineIn(v, me); }
+
+  function beep() {
+    try {
+      const audio = new (window.AudioContext || window.webkitAudioContext)();
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = 880;
+      gain.gain.setValueAtTime(0.2, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+      osc.connect(gain).connect(audio.destination);
+      osc.start();
+      osc.stop(audio.currentTime + 0.25);
+    } catch (e) { /* no sound on this phone */ }
+  }
+
+  function turnAlert(v) {
+    const mine = isMine(v);
+    if (mine && wasMine === false) {
+      if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
+      beep();
+      window.lastTurnAlert = Date.now();
+    }
+    wasMine = mine;
+  }
+
+  function renderMe(v) {
+    const select = document.getElementById("me");
+    if (me && !v.players.includes(me)) me = "";
+    select.replaceChildren(h("option", { value: "" }, "Who holds this phone?"),
+      ...v.players.map((p) => h("option", { value: p, selected: p === me }, `I am ${p}`)));
+  }
+
+  // Selections (a chosen card, picked clues) survive a refresh of the page.
+  const PICKS = `tc:${sid}:picks`;
+  function kept() {
+    try { return JSON.parse(sessionStorage.getItem(PICKS)) || {}; } catch (e) { return {}; }
+  }
+  function keep() {
+    const game = window.GAMES[name];
+    if (!game || !game.picks) return;
+    try { sessionStorage.setItem(PICKS, JSON.stringify(game.picks())); } catch (e) { /* full */ }
   }
 
   function renderScores(v) {
@@ -150,7 +221,10 @@ window.GamePage = (function () {
   }
 
   function renderLog(v) {
-    const items = v.log.slice(-150).reverse().map((e) => h("li", { value: e.seq }, e.text));
+    const items = v.log.slice(-150).reverse().map((e) => h("li", { value: e.seq,
+      class: past && past.seq === e.seq ? "looked" : "" },
+      h("button", { type: "button", class: "log-line", title: "see the board after this move",
+        onclick: () => lookBack(e.seq) }, e.text)));
     document.getElementById("log").replaceChildren(...items);
   }
 
@@ -175,7 +249,8 @@ window.GamePage = (function () {
 
   // Every action legal() lists, as a form: the fallback that makes any game playable.
   function renderGeneric(v, into) {
-    const forms = v.legal.map((option) => {
+    const first = v.legal.filter((o) => me && o.player === me);
+    const forms = first.concat(v.legal.filter((o) => !first.includes(o))).map((option) => {
       const fields = Object.entries(option.choices || {}).map(([field, values]) => {
         if (MULTI.has(field)) {
           return h("fieldset", { class: "multi", dataset: { field, multi: "yes" } },
@@ -217,21 +292,56 @@ window.GamePage = (function () {
     into.replaceChildren(...forms, customForm);
   }
 
+  // Looking back: the board as it was after action n, read-only, until "Back to now".
+  let past = null;     // the view after action past.seq, or null: the game as it is
+  async function lookBack(n) {
+    if (n === null || n >= view.seq) { past = null; render(); return; }
+    try {
+      past = await api("GET", `${base}/history/${Math.max(0, n)}`);
+      render();
+      window.scrollTo({ top: 0 });
+    } catch (err) { flash(err.message); }
+  }
+
+  function renderPast() {
+    const box = document.getElementById("past");
+    box.hidden = !past;
+    if (!past) return;
+    const entry = past.seq ? view.log[past.seq - 1] : null;
+    box.replaceChildren(
+      h("strong", {}, past.seq ? `After move ${past.seq} of ${view.seq}: ` : `Before the first move (${view.seq} played): `),
+      entry ? entry.text : "the game as it was set up", " ",
+      h("span", { class: "muted" }, "(looking back: nothing can be played here)"),
+      h("div", { class: "row" },
+        h("button", { type: "button", id: "past-back", disabled: past.seq === 0,
+          onclick: () => lookBack(past.seq - 1) }, "◀ Earlier"),
+        h("button", { type: "button", id: "past-next", onclick: () => lookBack(past.seq + 1) }, "Later ▶"),
+        h("button", { type: "button", class: "primary", id: "past-now", onclick: () => lookBack(null) }, "Back to now")));
+  }
+
   function render() {
-    const v = view;
+    const v = past ? Object.assign({}, past, { legal: [], log: view.log.slice(0, past.seq),
+      timeline: view.timeline.slice(0, past.seq + 1) }) : view;
+    document.body.classList.toggle("looking-back", !!past);
     document.getElementById("turn").textContent = who(v);
     document.getElementById("turn").classList.toggle("over", v.over);
+    document.getElementById("turn").classList.toggle("mine", !past && isMine(v));
+    if (!past) turnAlert(v);
+    renderMe(view);
+    renderPast();
     renderScores(v);
-    renderLog(v);
+    renderLog(view);
     renderSummary(v);
     window.Chart.draw(document.getElementById("chart"), v.players, v.timeline);
     renderGeneric(v, document.getElementById("generic"));
-    document.getElementById("undo").disabled = v.seq === 0;
+    document.getElementById("undo").disabled = v.seq === 0 || !!past;
+    document.getElementById("redo").disabled = !!past;
     const game = window.GAMES[name];
     const board = document.getElementById("board");
     const controls = document.getElementById("controls");
     if (game) {
       game.render(v, ctx, board, controls);
+      if (!past) keep();
     } else {
       board.replaceChildren(h("pre", { class: "state" }, JSON.stringify(v.state, null, 1)));
       document.getElementById("all-moves").open = true;
@@ -250,13 +360,19 @@ window.GamePage = (function () {
     await send(`${base}/redo`, {});
   }
 
-  const ctx = { h, act, send, flash, complain, confirm: confirmBox, base, sid,
-    view: () => view, timer: () => timer,
+  const ctx = { h, act, send, flash, complain, confirm: confirmBox, base, sid, kept,
+    me: () => me, view: () => view, timer: () => timer, past: () => !!past,
     browserTimer: app.dataset.browserTimer === "yes", rerender: () => view && render() };
 
   function start() {
     document.getElementById("undo").addEventListener("click", undo);
     document.getElementById("redo").addEventListener("click", redo);
+    document.getElementById("me").addEventListener("change", (ev) => {
+      me = ev.target.value;
+      if (me) localStorage.setItem(ME_KEY, me); else localStorage.removeItem(ME_KEY);
+      wasMine = null;
+      render();
+    });
     load().then(connect).catch((err) => flash(err.message));
   }
   return { start, ctx };

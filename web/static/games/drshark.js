@@ -14,12 +14,13 @@
   let deadline = 0;        // performance.now() when a running timer ends
   let frame = 0;
   let lastState = null;
-  let picked = new Set();  // clues chosen for a fistful, a selection or a service
+  const kept = window.GamePage.ctx.kept();
+  let picked = new Set(kept.picked || []);  // clues chosen for a fistful or a selection
   let audio = null;
   let timerNote = "";      // why there is no timer, when there is none
-  let filter = "";         // narrows long clue lists
-  let giving = new Set();  // Babanipoulos: the two clues given in return
-  let serviceFrom = null;  // the dossier a service takes from (kept across redraws)
+  let filter = kept.filter || "";             // narrows long clue lists
+  let giving = new Set(kept.giving || []);    // Babanipoulos: the two clues given back
+  let serviceFrom = kept.serviceFrom || null; // the dossier a service takes from
   const SERVICES = {
     paoletta: { name: "Paoletta", says: "take one clue from another spy's dossier." },
     babanipoulos: { name: "Babanipoulos", says: "take one clue from another spy's dossier and give two of yours in return." },
@@ -262,8 +263,8 @@
     const { h } = ctx;
     const s = v.state;
     const legal = Object.fromEntries(v.legal.map((l) => [l.type, l]));
-    if (!legal.fistful && !legal.select) picked = new Set();
-    if (!legal.service) { giving = new Set(); serviceFrom = null; }
+    if (!ctx.past() && !legal.fistful && !legal.select) picked = new Set();
+    if (!ctx.past() && !legal.service) { giving = new Set(); serviceFrom = null; }
     const movable = new Set(legal.move ? legal.move.choices.space : []);
     const tokens = {};
     for (const [p, space] of Object.entries(s.positions)) if (space) (tokens[space] = tokens[space] || []).push(p);
@@ -310,5 +311,6 @@
       if (!started) { started = true; first(ctx); }
     },
     timer: onTimer,
+    picks: () => ({ picked: [...picked], filter, giving: [...giving], serviceFrom }),
   };
 })();

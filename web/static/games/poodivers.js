@@ -4,7 +4,7 @@
 (function () {
   const ARROWS = { N: "↑", NE: "↗", E: "→", SE: "↘", S: "↓", SW: "↙", W: "←", NW: "↖" };
   const FACE_TEXT = { closed: "", blank: "blank", sleeper: "zzz", object: "poo" };
-  let picking = null;   // the cell whose face is being chosen
+  let picking = window.GamePage.ctx.kept().picking || null;   // the cell being told
   let peeking = false;
   let photo = null;     // a photo of the table to check the grid against
   let seen = null;      // what the camera read: {cells, overlay}
@@ -27,8 +27,10 @@
     const peek = legalOf(v, "peek");
     const bank = legalOf(v, "bank");
     const flippable = new Set(flip ? flip.choices.cell : []);
-    if (!peek) peeking = false;
-    if (picking && !flippable.has(picking)) picking = null;
+    if (!ctx.past()) {
+      if (!peek) peeking = false;
+      if (picking && !flippable.has(picking)) picking = null;
+    }
 
     const width = Math.max(...s.layout.map((r) => r.length));
     const grid = h("div", { class: "pd-grid fit", role: "grid", "aria-label": "the cards" });
@@ -146,5 +148,5 @@
     ctx.rerender();
   }
 
-  window.GAMES.poodivers = { render };
+  window.GAMES.poodivers = { render, picks: () => ({ picking }) };
 })();

@@ -6,9 +6,10 @@
   const DIE = [...COMPANIES, "black", "grey"];
   const COLOURS = { red: "#d7263d", blue: "#1b6ec2", green: "#2f9e44", yellow: "#f2c200",
     black: "#222", grey: "#8a8f93" };
-  let building = null;   // the building chosen to place
-  let removing = false;  // tapping a grey building removes it
-  const dice = { company: null, area: null };
+  const kept = window.GamePage.ctx.kept();
+  let building = kept.building || null;   // the building chosen to place
+  let removing = !!kept.removing;         // tapping a grey building removes it
+  const dice = Object.assign({ company: null, area: null }, kept.dice);
   const money = (n) => `$${Number(n).toLocaleString("en-US")}`;
 
   function cellName(col, row) { return String.fromCharCode(65 + col) + (row + 1); }
@@ -140,9 +141,11 @@
     const legal = Object.fromEntries(v.legal.map((l) => [l.type, l]));
     const options = (s.pending && s.pending.choices) || {};
     const buildings = Object.keys(options).filter((k) => k !== "remove_neutral");
-    if (!legal.place) building = null;
-    if (!legal.remove_neutral) removing = false;
-    if (building && !buildings.includes(building)) building = null;
+    if (!ctx.past()) {   // looking back keeps what was chosen for now
+      if (!legal.place) building = null;
+      if (!legal.remove_neutral) removing = false;
+      if (building && !buildings.includes(building)) building = null;
+    }
     if (!building && buildings.length === 1) building = buildings[0];
     const targets = new Set(removing ? options.remove_neutral || []
       : building ? options[building] || [] : []);
@@ -188,5 +191,5 @@
     if (v.series) window.Chart.draw(chart, COMPANIES, v.series, COLOURS);
   }
 
-  window.GAMES.shark = { render };
+  window.GAMES.shark = { render, picks: () => ({ building, removing, dice }) };
 })();

@@ -2,7 +2,8 @@
 // goes; score from the camera with the recognised layout beside the computed one.
 "use strict";
 (function () {
-  let card = null;       // the card chosen to play
+  const kept = window.GamePage.ctx.kept();
+  let card = kept.card || null;   // the card chosen to play (kept across a refresh)
   let reading = null;    // the last camera reading {player, result}
   let photo = null;      // the photo chosen (kept when the page is redrawn)
   let reader = null;     // whose shoal the camera looks at
@@ -133,7 +134,7 @@
     const spotsOf = {};
     for (const l of plays) for (const id of l.choices.card) spotsOf[id] = l.choices.at;
     const play = plays.length ? { player: plays[0].player, choices: { card: Object.keys(spotsOf) } } : null;
-    if (!play || !(card in spotsOf)) card = null;
+    if (!ctx.past() && (!play || !(card in spotsOf))) card = null;
     const players = v.players.map((p) => {
       const mine = play && play.player === p;
       const shoal = s.shoals[p];
@@ -164,5 +165,5 @@
     controls.replaceChildren(...parts);
   }
 
-  window.GAMES.shoal = { render };
+  window.GAMES.shoal = { render, picks: () => ({ card }) };
 })();

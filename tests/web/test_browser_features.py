@@ -1,0 +1,114 @@
+"""What players of other table apps would miss, in chromium at a phone (touch) and a
+tablet: the game fetched once per page open, selections kept across a refresh, "I am
+Ben" on a phone, and stepping back through the game's history read-only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.conftest import (
+    PHONE,
+    TABLET,
+    Server,
+    api_get,
+    api_post,
+    enter_pin,
+    screenshot,
+    wait_seq,
+)
+
+
+def open_counting(new_browser: Any, size: dict[str, int], url: str,
+                  sid: int) -> tuple[Any, list[str]]:
+    """A page at ``url`` that notes every request for the game's JSON and every failed
+    request (a missing favicon included)."""
+    page = new_browser(size, has_touch=True, is_mobile=size is PHONE).new_page()
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url)
+            if r.url.split("?")[0].endswith(f"/api/games/{sid}") else None)
+    page.on("response", lambda r: fetched.append(f"FAILED {r.status} {r.url}")
+            if r.status >= 400 else None)
+    page.goto(url)
+    page.wait_for_selector("#live.on")
+    return page, fetched
+
+
+def test_one_fetch_per_open_and_a_chosen_card_survives_a_refresh(
+        server: Server, new_browser: Any) -> None:
+    sid = api_post(server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
+                                          "options": {"goal": "G2"}})["id"]
+    for size in (PHONE, TABLET):
+        page, fetched = open_counting(new_browser, size, f"{server.url}/games/{sid}", sid)
+        page.wait_for_timeout(1500)          # the stream's first event has come and gone
+        assert fetched == [f"{server.url}/api/games/{sid}"]
+        card = page.locator(".sh-card").nth(2).get_attribute("data-card")
+        page.tap(f'.sh-card[data-card="{card}"]')
+        page.wait_for_selector(f'.sh-card[data-card="{card}"].chosen')
+        fetched.clear()
+        page.reload()
+        page.wait_for_selector("#live.on")
+        page.wait_for_selector(f'.sh-card[data-card="{card}"].chosen')
+        assert page.locator(".sh-card.chosen").count() == 1
+        page.wait_for_timeout(1000)
+        assert fetched == [f"{server.url}/api/games/{sid}"]
+        page.tap(f'.sh-card[data-card="{card}"]')        # put it back for the next size
+        page.wait_for_selector(".sh-card.chosen", state="detached")
+
+
+def test_i_am_ben(server: Server, new_browser: Any) -> None:
+    sid = api_post(server, "/api/games", {"game": "poodivers", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    phone, _ = open_counting(new_browser, PHONE, f"{server.url}/games/{sid}", sid)
+    enter_pin(phone)
+    phone.select_option("#me", "Ben")
+    phone.reload()
+    phone.wait_for_selector("#live.on")
+    assert phone.input_value("#me") == "Ben"          # remembered on this phone
+    assert "Ann to play" in phone.inner_text("#turn")
+    assert "mine" not in (phone.get_attribute("#turn", "class") or "")
+    # Ben's phone still plays for Ann: the table is one group.
+    phone.tap('button.pd-cell[data-cell="C3"]')
+    phone.tap('button[data-face="object"]')
+    wait_seq(phone, 1)
+    assert api_get(server, f"/api/games/{sid}")["log"][0]["who"] == "Ann"
+    assert phone.evaluate("window.lastTurnAlert || 0") == 0
+    tablet, _ = open_counting(new_browser, TABLET, f"{server.url}/games/{sid}", sid)
+    api_post(server, f"/api/games/{sid}/actions", {"action": {"type": "bank"}})
+    phone.wait_for_selector("#turn.mine:has-text('Your turn, Ben')")
+    assert phone.evaluate("window.lastTurnAlert") > 0   # the buzz and the beep
+    assert "Ben to play" in tablet.inner_text("#turn")  # a phone nobody named
+    assert "mine" not in (tablet.get_attribute("#turn", "class") or "")
+    screenshot(phone, "features-phone-i-am-ben")
+
+
+def test_stepping_back_through_the_history(server: Server, new_browser: Any) -> None:
+    sid = api_post(server, "/api/games", {"game": "poodivers", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    for action in ({"type": "flip", "cell": "A1", "face": "object"}, {"type": "bank"},
+                   {"type": "flip", "cell": "H8", "face": "sleeper"}):
+        api_post(server, f"/api/games/{sid}/actions", {"action": action})
+    for size in (TABLET, PHONE):
+        page, _ = open_counting(new_browser, size, f"{server.url}/games/{sid}", sid)
+        page.tap('#log li[value="1"] button')
+        page.wait_for_selector("#past:has-text('After move 1 of')")
+        assert page.get_attribute('button.pd-cell[data-cell="A1"]', "class").count("object")
+        assert "closed" in page.get_attribute('button.pd-cell[data-cell="H8"]', "class")
+        assert not page.is_visible("#bank") and not page.is_visible("#controls")
+        screenshot(page, f"features-{'phone' if size is PHONE else 'tablet'}-history")
+        page.tap("#past-back")
+        page.wait_for_selector("#past:has-text('Before the first move')")
+        assert "closed" in page.get_attribute('button.pd-cell[data-cell="A1"]', "class")
+        page.tap("#past-next")
+        page.tap("#past-next")
+        page.wait_for_selector("#past:has-text('After move 2 of')")
+        # A change at the table meanwhile: the look back stays until "Back to now".
+        seq = api_get(server, f"/api/games/{sid}")["seq"]
+        api_post(server, f"/api/games/{sid}/actions",
+                 {"action": {"type": "flip", "cell": "D4", "face": "object"}})
+        wait_seq(page, seq + 1)
+        assert "closed" in page.get_attribute('button.pd-cell[data-cell="D4"]', "class")
+        page.tap("#past-now")
+        page.wait_for_selector("#past", state="hidden")
+        assert "object" in page.get_attribute('button.pd-cell[data-cell="D4"]', "class")
+        api_post(server, f"/api/games/{sid}/undo", {})
+        wait_seq(page, seq)
