@@ -66,6 +66,7 @@ class SessionRow:
     created: float
     updated: float
     over: bool
+    closed: str | None = None      # "abandoned" or "deleted": kept, never erased
 
 
 @dataclass(frozen=True)
@@ -114,8 +115,14 @@ def _run_script(db: sqlite3.Connection, script: str) -> None:
             db.execute(statement)
 
 
+def _v2(db: sqlite3.Connection) -> None:
+    """A game abandoned or deleted from the start page keeps its row and its actions."""
+    _run_script(db, "ALTER TABLE sessions ADD COLUMN closed TEXT;"
+                    "ALTER TABLE sessions ADD COLUMN closed_at REAL")
+
+
 # Forward migrations: MIGRATIONS[n] takes a database at user_version n to n + 1.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -221,7 +228,7 @@ class Store:
     def session(self, session_id: int) -> SessionRow | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT id, game, players, options, seed, created, updated, over"
+                "SELECT id, game, players, options, seed, created, updated, over, closed"
                 " FROM sessions WHERE id = ?",
                 (session_id,),
             ).fetchone()
@@ -231,10 +238,20 @@ class Store:
         """Every session, the most recently active first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, game, players, options, seed, created, updated, over"
+                "SELECT id, game, players, options, seed, created, updated, over, closed"
                 " FROM sessions ORDER BY updated DESC, id DESC"
             ).fetchall()
         return [_session_row(r) for r in rows]
+
+    def close_session(self, session_id: int, how: str) -> None:
+        """Mark a session ``abandoned`` or ``deleted`` (it counts as over); its row and
+        actions stay, so it can still be exported and looked at."""
+        if how not in ("abandoned", "deleted"):
+            raise ValueError(f"a game is closed as abandoned or deleted, not {how!r}")
+        now = time.time()
+        with self._write() as db:
+            db.execute("UPDATE sessions SET closed = ?, closed_at = ?, over = 1, updated = ?"
+                       " WHERE id = ?", (how, now, now, session_id))
 
     # Actions -------------------------------------------------------------------
 
@@ -337,5 +354,5 @@ class Store:
 def _session_row(row: tuple[Any, ...]) -> SessionRow:
     return SessionRow(
         id=row[0], game=row[1], players=json.loads(row[2]), options=json.loads(row[3]),
-        seed=row[4], created=row[5], updated=row[6], over=bool(row[7]),
+        seed=row[4], created=row[5], updated=row[6], over=bool(row[7]), closed=row[8],
     )

@@ -39,6 +39,7 @@ class Session:
     seed: int
     actions: list[Action] = field(default_factory=list)
     state: Any = None
+    closed: str | None = None      # "abandoned" or "deleted" from the start page
 
     @property
     def seq(self) -> int:
@@ -117,6 +118,18 @@ class Table:
     def list(self) -> list[SessionRow]:
         return self.store.sessions()
 
+    def close(self, session_id: int, how: str) -> Session:
+        """Abandon (``"abandoned"``) or delete (``"deleted"``) a game: nothing more is
+        played in it; it stays in the store and in the history."""
+        with self._lock:
+            session = self.get(session_id)
+            if session.closed == "deleted" and how == "abandoned":
+                raise IllegalAction(f"game {session_id} was deleted already")
+            self.store.close_session(session_id, how)
+            session.closed = how
+            self._changed(session)
+            return session
+
     def play(self, session_id: int, action: Action, seq: int | None = None) -> Session:
         """Validate, resolve and log ``action``; the session after it.
 
@@ -125,6 +138,7 @@ class Table:
         """
         with self._lock:
             session = self.get(session_id)
+            _still_open(session)
             action_type(action)
             if session.game.is_over(session.state):
                 raise IllegalAction("the game is over")
@@ -142,6 +156,7 @@ class Table:
         ``None`` when there is nothing to undo."""
         with self._lock:
             session = self.get(session_id)
+            _still_open(session)
             undone = self.store.undo(session_id, expected=_expected(session, seq))
             if undone is None:
                 return None
@@ -152,6 +167,7 @@ class Table:
         """Play again the action undone last, if nothing was played since."""
         with self._lock:
             session = self.get(session_id)
+            _still_open(session)
             entry = self.store.redoable(session_id)
             if entry is None:
                 return None
@@ -170,6 +186,12 @@ class Table:
         self._changed(session)
 
 
+def _still_open(session: Session) -> None:
+    if session.closed:
+        raise IllegalAction(f"game {session.id} was {session.closed} from the start page: "
+                            "nothing more can be played or undone in it")
+
+
 def _expected(session: Session, seq: int | None) -> int:
     return session.seq if seq is None else seq
 
@@ -183,4 +205,5 @@ def _load(row: SessionRow, actions: list[Action]) -> Session:
     state = game.new(row.players, row.options)
     for action in actions:
         state = game.apply(state, action)
-    return Session(row.id, game, row.players, row.options, row.seed, actions, state)
+    return Session(row.id, game, row.players, row.options, row.seed, actions, state,
+                   row.closed)

@@ -107,10 +107,12 @@ class Chronicle:
         state = steps[-1].state if steps else start
         out: dict[str, Any] = {"id": session.id, "seq": len(actions), **game.summary(state)}
         out["title"] = game.title
+        out["closed"] = session.closed
         result = game.outcome(state)
         out["reason"] = result.reason if result else None
         out["options"] = _public_options(session.options)
-        out["legal"] = [option.to_json() for option in game.legal(state)]
+        out["legal"] = ([] if session.closed else
+                        [option.to_json() for option in game.legal(state)])
         if full:
             out["log"] = [s.entry(i) for i, s in enumerate(steps, 1)]
             out["timeline"] = [game.scores(start)] + [s.scores for s in steps]

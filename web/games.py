@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, current_app, jsonify, request
 
 from companion import games
 from companion.engine import BadSetup, IllegalAction
@@ -51,12 +51,16 @@ def view(session: Session) -> dict[str, Any]:
 
 @bp.get("/api/games")
 def list_games() -> Any:
-    """Every stored game, the most recently active first, with scores and winners."""
+    """Every stored game, the most recently active first, with scores and winners
+    (deleted ones only with ``?deleted=1``)."""
+    deleted = request.args.get("deleted") == "1"
     out = []
     for row in _table().list():
+        if row.closed == "deleted" and not deleted:
+            continue
         item: dict[str, Any] = {"id": row.id, "game": row.game, "players": row.players,
                                 "over": row.over, "created": row.created,
-                                "updated": row.updated}
+                                "updated": row.updated, "closed": row.closed}
         try:
             session = _table().get(row.id)
             summary = session.game.summary(session.state)
@@ -155,6 +159,8 @@ def undo(session_id: int) -> Any:
         undone = _table().undo(session_id, _seq(body))
     except Conflict as err:
         raise ApiError(409, str(err), **view(session)) from None
+    except IllegalAction as err:
+        raise ApiError(400, str(err)) from None
     if undone is None:
         raise ApiError(400, "there is nothing to undo")
     return jsonify({**view(session), "undone": undone})
@@ -166,7 +172,36 @@ def redo(session_id: int) -> Any:
     """Play again the action undone last, if nothing was played since."""
     optional_json_body(())
     session = _session(session_id)
-    redone = _table().redo(session_id)
+    try:
+        redone = _table().redo(session_id)
+    except IllegalAction as err:
+        raise ApiError(400, str(err)) from None
     if redone is None:
         raise ApiError(400, "there is nothing to redo")
     return jsonify({**view(session), "redone": redone})
+
+
+@bp.post("/api/games/<int:session_id>/abandon")
+@require_pin
+def abandon(session_id: int) -> Any:
+    """Give a game up: it moves to the history as abandoned, every action kept."""
+    return _close(session_id, "abandoned")
+
+
+@bp.delete("/api/games/<int:session_id>")
+@require_pin
+def delete(session_id: int) -> Any:
+    """Take a game off the start page. Its row and actions stay in the database (the
+    API lists it with ``?deleted=1``; ``companion export`` still writes it)."""
+    return _close(session_id, "deleted")
+
+
+def _close(session_id: int, how: str) -> Any:
+    optional_json_body(())
+    _session(session_id)
+    try:
+        session = _table().close(session_id, how)
+    except IllegalAction as err:
+        raise ApiError(400, str(err)) from None
+    log.info("game %s %s from the start page (%s)", session_id, how, request.remote_addr)
+    return jsonify(view(session))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -264,3 +265,17 @@ def test_a_failing_page_update_does_not_fail_the_action(
     assert ok.status_code == 200 and ok.get_json()["seq"] == 1
     assert table.store.count(sid) == 1
     assert "could not send the change" in caplog.text
+
+
+def test_an_abandoned_game_takes_no_more_actions(writer: Callable[..., Any]) -> None:
+    sid = writer("post", "/api/games",
+                 json={"game": "shoal", "players": ["Ann", "Ben"]}).json["id"]
+    assert writer("post", f"/api/games/{sid}/abandon", json={}).status_code == 200
+    for url, body in ((f"/api/games/{sid}/actions", {"action": {"type": "play"}}),
+                      (f"/api/games/{sid}/undo", {}), (f"/api/games/{sid}/redo", {})):
+        res = writer("post", url, json=body)
+        assert res.status_code == 400 and "abandoned" in res.json["error"], url
+    assert writer("post", f"/api/games/{sid}/abandon", json={}).status_code == 200
+    assert writer("delete", f"/api/games/{sid}", json={}).status_code == 200
+    assert writer("post", f"/api/games/{sid}/abandon", json={}).status_code == 400
+    assert writer("delete", "/api/games/999", json={}).status_code == 404

@@ -112,3 +112,40 @@ def test_stepping_back_through_the_history(server: Server, new_browser: Any) -> 
         assert "object" in page.get_attribute('button.pd-cell[data-cell="D4"]', "class")
         api_post(server, f"/api/games/{sid}/undo", {})
         wait_seq(page, seq)
+
+
+def test_abandon_and_delete_from_the_start_page(server: Server, new_browser: Any) -> None:
+    sid = api_post(server, "/api/games", {"game": "shark", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    api_post(server, f"/api/games/{sid}/actions",
+             {"action": {"type": "choose_stock", "company": "red"}})
+    phone = new_browser(PHONE, has_touch=True, is_mobile=True).new_page()
+    phone.goto(server.url + "/")
+    enter_pin(phone)
+    game = f'#unfinished li[data-game="{sid}"]'
+    phone.tap(f'{game} button[data-close="abandon"]')
+    assert "Abandon #" in phone.inner_text("#close-text")
+    phone.tap("#close-no")                            # asked first: No keeps it
+    phone.wait_for_timeout(300)
+    assert phone.is_visible(game)
+    phone.tap(f'{game} button[data-close="abandon"]')
+    screenshot(phone, "features-phone-abandon")
+    phone.tap("#close-yes")
+    phone.wait_for_selector(f'#history li[data-game="{sid}"]:has-text("abandoned")')
+    assert phone.locator(game).count() == 0
+    page = new_browser(TABLET, has_touch=True).new_page()
+    page.goto(f"{server.url}/games/{sid}")
+    page.wait_for_selector("#turn:has-text('abandoned')")
+    assert api_get(server, f"/api/games/{sid}")["legal"] == []
+
+    tablet = new_browser(TABLET, has_touch=True).new_page()
+    tablet.goto(server.url + "/")
+    enter_pin(tablet)
+    tablet.tap(f'#history li[data-game="{sid}"] button[data-close="delete"]')
+    tablet.tap("#close-yes")
+    tablet.wait_for_selector(f'#history li[data-game="{sid}"]', state="detached")
+    phone.wait_for_selector(f'#history li[data-game="{sid}"]', state="detached")  # live
+    assert sid not in [g["id"] for g in api_get(server, "/api/games")]
+    kept = [g for g in api_get(server, "/api/games?deleted=1") if g["id"] == sid]
+    assert kept and kept[0]["closed"] == "deleted" and kept[0]["seq"] == 1
+    assert api_get(server, f"/api/games/{sid}")["log"][0]["action"]["company"] == "red"

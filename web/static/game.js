@@ -147,6 +147,7 @@ window.GamePage = (function () {
   });
 
   function who(v) {
+    if (v.closed) return `This game was ${v.closed}: it can be looked at, not played`;
     if (v.over) {
       const w = v.winners.length ? v.winners.join(" and ") : "nobody";
       return `Game over: ${w} ${v.winners.length > 1 ? "share the win" : "wins"}`;

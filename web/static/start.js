@@ -72,6 +72,38 @@
     }
   });
 
+  // Abandon a game going on, or delete one from the history: asked first; the game
+  // stays in the database either way (and in the server's log).
+  function ask(text) {
+    const dialog = document.getElementById("close-dialog");
+    document.getElementById("close-text").textContent = text;
+    dialog.returnValue = "";
+    dialog.showModal();
+    return new Promise((resolve) => dialog.addEventListener("close",
+      () => resolve(dialog.returnValue === "yes"), { once: true }));
+  }
+
+  function closer(g, how) {
+    const title = `#${g.id} ${g.title || g.game} (${g.players.join(", ")})`;
+    const text = how === "abandon"
+      ? `Abandon ${title}? It moves to the history as abandoned; nothing more can be played in it.`
+      : `Delete ${title} from the start page? It stays in the companion's database and can still be exported.`;
+    const button = h("button", { type: "button", class: "small", "data-close": how,
+      "data-game": g.id, onclick: async () => {
+        if (!(await ask(text))) return;
+        try {
+          await api(how === "abandon" ? "POST" : "DELETE",
+            how === "abandon" ? `/api/games/${g.id}/abandon` : `/api/games/${g.id}`, {});
+          refresh().catch(() => {});
+        } catch (err) {
+          if (err.message !== "no PIN entered") {
+            button.after(h("span", { class: "error", role: "alert" }, ` ${err.message}`));
+          }
+        }
+      } }, how === "abandon" ? "Abandon" : "Delete");
+    return button;
+  }
+
   async function refresh() {
     const list = await api("GET", "/api/games");
     const going = document.getElementById("unfinished");
@@ -83,12 +115,13 @@
       const link = h("a", { href: `/games/${g.id}` }, `#${g.id} ${g.title || g.game} — `,
         g.players.join(", "));
       if (!g.over) {
-        going.append(h("li", {}, link, h("span", { class: "muted" },
-          g.current ? ` · ${g.current} to play` : "", ` · ${when}`)));
+        going.append(h("li", { "data-game": g.id }, link, h("span", { class: "muted" },
+          g.current ? ` · ${g.current} to play` : "", ` · ${when}`), " ", closer(g, "abandon")));
       } else {
-        history.append(h("li", {}, link, h("span", { class: "winners" },
-          " · won by ", (g.winners || []).join(" and ") || "nobody"),
-          h("span", { class: "muted" }, ` · ${when}`)));
+        history.append(h("li", { "data-game": g.id }, link, g.closed
+          ? h("span", { class: "muted closed" }, ` · ${g.closed}`)
+          : h("span", { class: "winners" }, " · won by ", (g.winners || []).join(" and ") || "nobody"),
+        h("span", { class: "muted" }, ` · ${when}`), " ", closer(g, "delete")));
       }
     }
     if (!going.children.length) going.append(h("li", { class: "none" }, "No unfinished games."));
