@@ -12,12 +12,14 @@ from flask import Blueprint, Response, current_app, render_template, request, se
 
 from companion import __version__, games
 from companion.table import NoSuchSession, Table
+from web import hotspot
 from web.auth import LOOPBACK, client_address, csrf_token
 from web.errors import ApiError
 
 bp = Blueprint("pages", __name__)
 
 GAME_PAGES = {"poodivers", "shark", "drshark", "shoal"}
+LOCAL_NAMES = ("localhost", "127.0.0.1", "::1", "[::1]")
 
 
 def lan_address() -> str:
@@ -28,7 +30,10 @@ def lan_address() -> str:
     configured = current_app.config.get("PUBLIC_URL")
     if configured:
         return str(configured)
-    if host in ("localhost", "127.0.0.1", "::1", "[::1]"):
+    own = hotspot.active()
+    if own is not None and own.address and host in LOCAL_NAMES:
+        return f"http://{own.address}:{port}/"      # phones join the Pi's own Wi-Fi
+    if host in LOCAL_NAMES:
         try:
             with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
                 probe.connect(("192.0.2.1", 9))  # TEST-NET: a route lookup, no packet
@@ -67,6 +72,7 @@ def start() -> str:
     table: Table = current_app.extensions["table"]
     names = {n: games.get(n).title for n in games.available()}
     return render_template("index.html", games=names, address=lan_address(),
+                           hotspot=hotspot.active(),
                            goals=shoal_goals(),
                            show_pin=_may_show_pin(),
                            pin=current_app.config["TABLE_PIN"], sessions=table.list(),
@@ -88,11 +94,24 @@ def game_page(session_id: int) -> str:
                            **_common())
 
 
+def _qr(text: str) -> Response:
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False,
+                                     svgns=True)
+    return Response(out.getvalue(), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})
+
+
 @bp.get("/qr.svg")
 def qr_code() -> Response:
     """The dashboard's LAN address as a QR code, made here (the Pi may be offline)."""
-    out = io.BytesIO()
-    segno.make(lan_address(), error="m").save(out, kind="svg", scale=6, border=2,
-                                              xmldecl=False, svgns=True)
-    return Response(out.getvalue(), mimetype="image/svg+xml",
-                    headers={"Cache-Control": "no-store"})
+    return _qr(lan_address())
+
+
+@bp.get("/wifi.svg")
+def wifi_code() -> Response:
+    """The Pi's own Wi-Fi as a QR code phones' cameras join (when its hotspot is on)."""
+    own = hotspot.active()
+    if own is None:
+        raise ApiError(404, "the companion's hotspot is not on ('companion hotspot')")
+    return _qr(own.wifi_code())

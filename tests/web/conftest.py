@@ -64,14 +64,14 @@ def writer(client: FlaskClient) -> Callable[..., Any]:
 class Server:
     """A ``companion serve`` subprocess on a free localhost port."""
 
-    def __init__(self, home: Path, *extra: str) -> None:
+    def __init__(self, home: Path, *extra: str, env: dict[str, str] | None = None) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.db = home / "companion.db"
         env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"),
-               "PYTHONUNBUFFERED": "1"}
+               "PYTHONUNBUFFERED": "1", **(env or {})}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
              "--port", str(self.port), "--db", str(self.db), "--pin", PIN, *extra],
