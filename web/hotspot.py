@@ -148,7 +148,13 @@ def address() -> str | None:
     return first.split("/")[0] or None
 
 
-_cache: dict[str, Any] = {"at": -1e9, "value": None}
+@dataclass
+class _Seen:
+    at: float = -1e9
+    value: Hotspot | None = None
+
+
+_seen = _Seen()
 CACHE_SECONDS = 10.0
 
 
@@ -156,8 +162,8 @@ def active() -> Hotspot | None:
     """The hotspot, when this companion opened one and it is up (asked at most every
     10 s: the start page calls this on every open)."""
     now = time.monotonic()
-    if now - _cache["at"] < CACHE_SECONDS:
-        return _cache["value"]  # type: ignore[no-any-return]
+    if now - _seen.at < CACHE_SECONDS:
+        return _seen.value
     value = None
     kept = saved()
     if kept is not None:
@@ -168,7 +174,7 @@ def active() -> Hotspot | None:
                 value = Hotspot(kept.ssid, kept.password, kept.ifname, address())
         except HotspotError:
             value = None
-    _cache.update(at=now, value=value)
+    _seen.at, _seen.value = now, value
     return value
 
 
