@@ -230,3 +230,48 @@ def test_a_digital_peek_shows_the_face_on_the_peeking_phone_only(
     assert "object" not in str(view["log"][-1])
     ann.wait_for_selector("#peeked", state="hidden", timeout=15_000)
     assert "poo" not in ann.inner_text('button.pd-cell[data-cell="B1"]')
+
+
+def test_start_starts_this_pages_game_and_every_page_shows_where_the_timer_is(
+        server: Server, new_browser: Any) -> None:
+    first, second = (api_post(server, "/api/games", {"game": "drshark", "players": players,
+                                                     "options": {}})["id"]
+                     for players in (["Ann", "Ben"], ["Cid", "Dan"]))
+    for sid in (first, second):
+        play(server, sid, {"type": "move", "space": "B-light"})
+    phone = touch_page(new_browser, "phone")            # the first game, opened first
+    phone.goto(f"{server.url}/games/{first}")
+    enter_pin(phone)
+    tablet = touch_page(new_browser, "tablet")          # the game touched last
+    tablet.goto(f"{server.url}/games/{second}")
+    enter_pin(tablet)
+    phone.tap("#timer-start")
+    wait_seq(phone, 2)
+    phone.wait_for_selector("#countdown.running")
+    assert api_get(server, f"/api/games/{first}")["log"][-1]["action"] == {"type": "start_search"}
+    assert api_get(server, f"/api/games/{second}")["seq"] == 1
+    assert api_get(server, "/api/timer")["game"] == first
+    # The other page says where the timer is and shows no countdown of its own.
+    tablet.wait_for_selector(f"#timer-state:has-text('game #{first}')")
+    assert "running" not in tablet.get_attribute("#countdown", "class")
+    assert tablet.inner_text("#countdown") == "30.0"
+    screenshot(tablet, "taps-drshark-tablet-timer-elsewhere")
+    tablet.tap("#timer-here")                            # take it over
+    tablet.wait_for_selector("#timer-here", state="hidden")
+    assert api_get(server, "/api/timer")["game"] == second
+    phone.wait_for_selector(f"#timer-state:has-text('game #{second}')")
+    assert phone.is_disabled("#timer-stop")
+    tablet.tap("#timer-start")
+    wait_seq(tablet, 2)
+    assert api_get(server, f"/api/games/{second}")["log"][-1]["action"] == {"type": "start_search"}
+    tablet.tap("#timer-stop")
+    wait_seq(tablet, 3)
+    # A new game shows a fresh clock, not the last game's ("0.0 expired").
+    third = api_post(server, "/api/games", {"game": "drshark", "players": ["Eve", "Fay"],
+                                            "options": {}})["id"]
+    fresh = touch_page(new_browser, "phone")
+    fresh.goto(f"{server.url}/games/{third}")
+    fresh.wait_for_selector("#timer-state:has-text('ready')")   # the timer came along
+    assert fresh.inner_text("#countdown") == "30.0"
+    assert fresh.locator("#countdown.stopped, #countdown.expired, #countdown.running").count() == 0
+    screenshot(fresh, "taps-drshark-phone-new-game-clock")

@@ -54,36 +54,56 @@
     if (audio && audio.state === "suspended") audio.resume();
   });
 
+  const sid = Number(window.GamePage.ctx.sid);
+  // The table's timer serves one game (the hardware buttons follow it): this page shows
+  // its countdown only when that game is this one, never another game's.
+  const here = () => timer && (timer.game === undefined || timer.game === sid);
+
   function showClock() {
     const el = document.getElementById("countdown");
     if (!el || !timer) return;
-    let ms = timer.ms_left;
-    if (timer.state === "running") ms = Math.max(0, deadline - performance.now());
+    const mine = here();
+    let ms = mine && timer.state !== "idle" ? timer.ms_left : timer.duration_ms;
+    if (mine && timer.state === "running") ms = Math.max(0, deadline - performance.now());
     el.textContent = (Math.ceil(ms / 100) / 10).toFixed(1);
-    const warning = timer.state === "running" && ms <= (timer.warning_ms || 0);
-    el.className = `countdown ${timer.state}${warning ? " warning" : ""}`;
+    const warning = mine && timer.state === "running" && ms <= (timer.warning_ms || 0);
+    el.className = `countdown ${mine ? timer.state : "elsewhere"}${warning ? " warning" : ""}`;
     const state = document.getElementById("timer-state");
-    if (state) state.textContent = timer.error ? `timer: ${timer.error}` : `${timer.state} · ${timer.backend} timer`;
-    if (timer.state === "running") frame = requestAnimationFrame(showClock);
+    if (state) {
+      state.textContent = timer.error ? `timer: ${timer.error}`
+        : mine ? `${TIMER_WORDS[timer.state] || timer.state} · ${timer.backend} timer`
+          : timer.game ? `the timer is on game #${timer.game}` : "the timer is free";
+    }
+    const take = document.getElementById("timer-here");
+    if (take) take.hidden = mine;
+    const stop = document.getElementById("timer-stop");
+    if (stop) stop.disabled = !mine;
+    if (mine && timer.state === "running") frame = requestAnimationFrame(showClock);
   }
+  const TIMER_WORDS = { idle: "ready", running: "running", paused: "paused", expired: "time is up",
+    stopped: "stopped" };
 
   function onTimer(status, ctx) {
     const was = lastState;
     timer = status;
-    lastState = status.state;
+    lastState = here() ? status.state : null;
     deadline = performance.now() + status.ms_left;
     cancelAnimationFrame(frame);
     showClock();
-    if (status.state === "expired" && was && was !== "expired" && status.backend === "browser") clap();
+    if (here() && status.state === "expired" && was && was !== "expired" && status.backend === "browser") clap();
   }
 
-  async function timerButton(ctx, what) {
+  // START starts this page's game (the timer moves here); STOP stops it; "Use the timer
+  // here" moves the timer (and the hardware buttons) to this game without starting.
+  async function timerButton(ctx, what, ev) {
+    const anchor = ev && ev.currentTarget;
+    const body = what === "stop" ? {} : { game: sid };
     try {
-      onTimer(await window.TC.api("POST", `/api/timer/${what}`, {}), ctx);
+      onTimer(await window.TC.api("POST", `/api/timer/${what}`, body), ctx);
     } catch (err) {
       if (err.status === 503) {     // no timer on this companion: log the action directly
-        ctx.act({ type: what === "start" ? "start_search" : "stop" });
-      } else if (err.message !== "no PIN entered") ctx.flash(err.message);
+        if (what !== "bind") ctx.act({ type: what === "start" ? "start_search" : "stop" }, anchor);
+      } else if (err.message !== "no PIN entered") ctx.complain(err.message, anchor);
     }
   }
 
@@ -279,8 +299,10 @@
         h("p", { id: "countdown", class: "countdown", "aria-live": "off" }, "30.0"),
         h("p", { id: "timer-state", class: "muted" }, timerNote || "timer")),
       v.over ? null : h("div", { class: "row timer-buttons" },
-        h("button", { type: "button", class: "primary", id: "timer-start", onclick: () => timerButton(ctx, "start") }, "START"),
-        h("button", { type: "button", id: "timer-stop", onclick: () => timerButton(ctx, "stop") }, "STOP")));
+        h("button", { type: "button", class: "primary", id: "timer-start", onclick: (ev) => timerButton(ctx, "start", ev) }, "START"),
+        h("button", { type: "button", id: "timer-stop", onclick: (ev) => timerButton(ctx, "stop", ev) }, "STOP"),
+        h("button", { type: "button", id: "timer-here", class: "here", hidden: here() !== false,
+          onclick: (ev) => timerButton(ctx, "bind", ev) }, "Use the timer here")));
     document.getElementById("clock-slot").replaceChildren(clock);
     board.replaceChildren(h("p", {}, `Round ${s.round} of ${s.rounds} · ${s.phase}`), spaces);
     showClock();
