@@ -49,6 +49,12 @@ def view(session: Session) -> dict[str, Any]:
     return _chronicle().view(session)
 
 
+def answer(session: Session) -> dict[str, Any]:
+    """The view a write answers with: whole, or with ``?light=1`` shaped like a live
+    event (the last step instead of the log), which is what the pages ask for."""
+    return _chronicle().view(session, full=request.args.get("light") != "1")
+
+
 @bp.get("/api/games")
 def list_games() -> Any:
     """Every stored game, the most recently active first, with scores and winners
@@ -136,7 +142,7 @@ def play(session_id: int) -> Any:
         log.warning("engine rejected %r with %r", action, err)
         raise ApiError(400, f"the {session.game.title} rules cannot read this action "
                             f"({type(err).__name__}: {err})") from None
-    return jsonify({**view(session), **_peeked(session, action)})
+    return jsonify({**answer(session), **_peeked(session, action)})
 
 
 def _peeked(session: Session, action: dict[str, Any]) -> dict[str, Any]:
@@ -163,7 +169,7 @@ def undo(session_id: int) -> Any:
         raise ApiError(400, str(err)) from None
     if undone is None:
         raise ApiError(400, "there is nothing to undo")
-    return jsonify({**view(session), "undone": undone})
+    return jsonify({**answer(session), "undone": undone})
 
 
 @bp.post("/api/games/<int:session_id>/redo")
@@ -178,7 +184,7 @@ def redo(session_id: int) -> Any:
         raise ApiError(400, str(err)) from None
     if redone is None:
         raise ApiError(400, "there is nothing to redo")
-    return jsonify({**view(session), "redone": redone})
+    return jsonify({**answer(session), "redone": redone})
 
 
 @bp.post("/api/games/<int:session_id>/abandon")

@@ -60,10 +60,10 @@ window.GamePage = (function () {
   async function send(path, body, anchor) {
     const before = changes;
     try {
-      const v = await api("POST", path, body);
+      const v = await api("POST", `${path}?light=1`, body);
       flash("");
       document.querySelectorAll(".tap-error").forEach((el) => el.remove());
-      if (changes === before) setView(v);
+      if (changes === before) merge(v);
       return v;
     } catch (err) {
       if (err.status === 409 && err.body && err.body.state) {
@@ -334,7 +334,8 @@ window.GamePage = (function () {
     renderLog(view);
     renderSummary(v);
     window.Chart.draw(document.getElementById("chart"), v.players, v.timeline);
-    renderGeneric(v, document.getElementById("generic"));
+    const every = document.getElementById("all-moves");
+    if (every.open) renderGeneric(v, document.getElementById("generic"));
     document.getElementById("undo").disabled = v.seq === 0 || !!past;
     document.getElementById("redo").disabled = !!past;
     const game = window.GAMES[name];
@@ -368,6 +369,8 @@ window.GamePage = (function () {
   function start() {
     document.getElementById("undo").addEventListener("click", undo);
     document.getElementById("redo").addEventListener("click", redo);
+    // Every legal move as a form is drawn only while that section is open.
+    document.getElementById("all-moves").addEventListener("toggle", () => view && render());
     document.getElementById("me").addEventListener("change", (ev) => {
       me = ev.target.value;
       if (me) localStorage.setItem(ME_KEY, me); else localStorage.removeItem(ME_KEY);
