@@ -140,6 +140,18 @@ class Chronicle:
         return out
 
 
+    def ledger(self, session: Session) -> list[dict[str, Any]]:
+        """Every payment of the game in order, each with the action that made it
+        (``seq``): the games whose view lists an action's ``payments`` (Shark)."""
+        actions = list(session.actions)
+        _, steps = self.steps(session, actions)
+        out: list[dict[str, Any]] = []
+        for seq, step in enumerate(steps, 1):
+            for payment in session.game.view(step.state).get("payments", ()):
+                out.append({"seq": seq, **payment})
+        return out
+
+
 def _public_options(options: dict[str, Any]) -> dict[str, Any]:
     """Options safe to show: a digital deal is the hidden faces of the cards."""
     return {k: v for k, v in options.items() if k != "deal"}

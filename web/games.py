@@ -114,6 +114,12 @@ def get_game(session_id: int) -> Any:
     return jsonify({**view(_session(session_id)), "event": event})
 
 
+@bp.get("/api/games/<int:session_id>/ledger")
+def ledger(session_id: int) -> Any:
+    """Every payment between the bank and the players, in order (Shark's money)."""
+    return jsonify(_chronicle().ledger(_session(session_id)))
+
+
 @bp.get("/api/games/<int:session_id>/history/<int:n>")
 def look_back(session_id: int, n: int) -> Any:
     """The game after its first ``n`` actions, read-only (the page's history)."""

@@ -213,11 +213,25 @@ window.GamePage = (function () {
     try { sessionStorage.setItem(PICKS, JSON.stringify(game.picks())); } catch (e) { /* full */ }
   }
 
+  // A score as the game counts it: "$213,000" in Shark, "1 point", "42 points".
+  function score(n) {
+    const game = window.GAMES[name] || {};
+    if (game.format) return game.format(n);
+    return `${Number(n).toLocaleString("en-US")} point${n === 1 ? "" : "s"}`;
+  }
+
+  // The row of the player to act, or of their team ("Ann+Cid") where teams share scores.
+  const holds = (key, who_) => !!who_ && (key === who_ || key.split("+").includes(who_));
+
   function renderScores(v) {
     const table = document.getElementById("scores");
     const rows = Object.entries(v.scores).map(([p, s]) => h("tr", {
-      class: [p === v.current ? "current" : "", v.winners.includes(p) ? "winner" : ""].join(" "),
-    }, h("th", { scope: "row" }, v.winners.includes(p) ? "★ " : "", p), h("td", {}, s)));
+      class: [holds(p, v.current) ? "current" : "", v.winners.includes(p) ? "winner" : "",
+        p.includes("+") ? "team" : ""].join(" "), "data-score": p,
+    }, h("th", { scope: "row" }, v.winners.includes(p) ? "★ " : "",
+      p.includes("+") ? `Team ${p.split("+").join(" & ")}` : p,
+      p.includes("+") && holds(p, v.current) ? h("span", { class: "muted" }, ` · ${v.current}'s turn`) : null),
+    h("td", {}, score(s))));
     table.replaceChildren(...rows);
   }
 
@@ -239,8 +253,9 @@ window.GamePage = (function () {
       h("h2", {}, who(v)),
       reason ? h("p", {}, `The game ended: ${reason}.`) : null,
       h("ol", { class: "ranking" }, ranked.map(([p, s]) =>
-        h("li", { class: v.winners.includes(p) ? "winner" : "" }, `${p}: ${s}`))),
-      h("p", {}, `${v.seq} actions. `, h("a", { href: "/" }, "Start a new game")),
+        h("li", { class: v.winners.includes(p) ? "winner" : "" }, `${p}: ${score(s)}`))),
+      (window.GAMES[name] || {}).summary ? window.GAMES[name].summary(v, ctx) : null,
+      h("p", {}, `${v.seq} action${v.seq === 1 ? "" : "s"}. `, h("a", { href: "/" }, "Start a new game")),
     ].filter((x) => x));
   }
 
@@ -333,7 +348,10 @@ window.GamePage = (function () {
     renderScores(v);
     renderLog(view);
     renderSummary(v);
-    window.Chart.draw(document.getElementById("chart"), v.players, v.timeline);
+    // One line per score: per player, or per team where teams share a dossier.
+    const game_ = window.GAMES[name] || {};
+    window.Chart.draw(document.getElementById("chart"), Object.keys(v.scores), v.timeline,
+      null, game_.format);
     const every = document.getElementById("all-moves");
     if (every.open) renderGeneric(v, document.getElementById("generic"));
     document.getElementById("undo").disabled = v.seq === 0 || !!past;

@@ -23,11 +23,15 @@
     const { h } = ctx;
     const s = v.state;
     const width = Math.max(...s.layout.map((r) => r.length));
+    // Columns lettered and rows numbered at the edges, as the log names cells ("C4").
     const grid = h("div", { class: "sk-board fit", role: "grid", "aria-label": "the board" });
-    grid.style.gridTemplateColumns = `repeat(${width}, minmax(0, 1fr))`;
-    grid.style.setProperty("--cols", width);
-    grid.style.setProperty("--rows", s.layout.length);
+    grid.style.gridTemplateColumns = `1.4em repeat(${width}, minmax(0, 1fr))`;
+    grid.style.setProperty("--cols", width + 0.5);
+    grid.style.setProperty("--rows", s.layout.length + 0.5);
+    grid.append(h("span", { class: "sk-label" }),
+      ...Array.from({ length: width }, (_, c) => h("span", { class: "sk-label col" }, String.fromCharCode(65 + c))));
     s.layout.forEach((row, r) => {
+      grid.append(h("span", { class: "sk-label row" }, r + 1));
       [...row].forEach((area, c) => {
         if (area === ".") { grid.append(h("div", { class: "sk-cell none" })); return; }
         const name = cellName(c, r);
@@ -49,24 +53,38 @@
   }
 
   function tradePanel(h, ctx, v, kind) {
+    if (ctx.past()) return null;
     const option = v.legal.find((l) => l.type === kind);
     if (!option) return null;
+    const s = v.state;
+    const cash = s.cash[option.player] || 0;
     const company = h("select", { "aria-label": `${kind} company`, id: `${kind}-company` },
-      option.choices.company.map((c) => h("option", { value: c }, c)));
-    const count = h("select", { "aria-label": `${kind} count`, id: `${kind}-count` },
-      option.choices.count.map((n) => h("option", { value: n }, n)));
+      option.choices.company.map((c) => h("option", { value: c }, `${c} at ${money(s.prices[c])}`)));
+    const count = h("select", { "aria-label": `${kind} count`, id: `${kind}-count` });
+    // A purchase is offered only up to what the player's cash pays for.
+    const counts = () => option.choices.count.filter((n) =>
+      kind !== "buy" || n * s.prices[company.value] <= cash);
     const cost = h("span", { class: "muted" });
-    const update = () => {
-      cost.textContent = ` = ${money(v.state.prices[company.value] * Number(count.value))}`;
+    const go = h("button", { type: "button", class: "primary", id: `${kind}-go`, onclick: (ev) =>
+      ctx.act({ type: kind, company: company.value, count: Number(count.value) }, ev.currentTarget) },
+    kind === "buy" ? "Buy" : "Sell");
+    const fill = () => {
+      const keep = count.value;
+      count.replaceChildren(...counts().map((n) => h("option", { value: n, selected: String(n) === keep },
+        `${n} share${n === 1 ? "" : "s"}`)));
+      update();
     };
-    company.addEventListener("change", update);
+    const update = () => {
+      const n = Number(count.value);
+      go.disabled = !count.value;
+      cost.textContent = count.value ? ` = ${money(s.prices[company.value] * n)}`
+        : ` ${option.player} has ${money(cash)}: not enough for one`;
+    };
+    company.addEventListener("change", fill);
     count.addEventListener("change", update);
-    update();
+    fill();
     return h("div", { class: "trade" }, h("strong", {}, kind === "buy" ? "Buy" : "Sell"),
-      count, company, cost,
-      h("button", { type: "button", class: "primary", id: `${kind}-go`, onclick: () =>
-        ctx.act({ type: kind, company: company.value, count: Number(count.value) }) },
-      kind === "buy" ? "Buy" : "Sell"));
+      count, company, cost, go);
   }
 
   function dicePanel(h, ctx, v) {
@@ -187,9 +205,59 @@
     parts.push(h("h2", {}, "Cash and shares"), holdings(h, v));
     const chart = h("div", { class: "chart", id: "price-chart" });
     parts.push(h("h2", {}, "Stock prices over time"), chart);
+    parts.push(ledgerBox(h, ctx, v));
     controls.replaceChildren(...parts.filter((x) => x));
-    if (v.series) window.Chart.draw(chart, COMPANIES, v.series, COLOURS);
+    if (v.series) window.Chart.draw(chart, COMPANIES, v.series, COLOURS, money);
   }
 
-  window.GAMES.shark = { render, picks: () => ({ building, removing, dice }) };
+  // The money, player by player (as 18xx tables keep it): every payment with its reason
+  // and the cash after it. Fetched only while the section is open.
+  let ledgerOpen = false;
+  let ledger = null;     // {seq, rows}
+  function ledgerBox(h, ctx, v) {
+    const box = h("details", { class: "ledger", id: "ledger", open: ledgerOpen },
+      h("summary", {}, "Money, player by player"));
+    box.addEventListener("toggle", () => { ledgerOpen = box.open; if (box.open) ctx.rerender(); });
+    if (!ledgerOpen) return box;
+    if (!ledger || ledger.seq !== v.seq) {
+      const seq = v.seq;
+      window.TC.api("GET", `${ctx.base}/ledger`).then((rows) => {
+        ledger = { seq, rows };
+        ctx.rerender();
+      }).catch((err) => ctx.flash(err.message));
+      if (!ledger) return box;
+    }
+    const start = (v.options && v.options.starting_cash) || 0;
+    for (const p of v.players) {
+      let cash = start;
+      const rows = ledger.rows.filter((r) => r.player === p).map((r) => {
+        cash += r.amount;
+        return h("tr", {}, h("td", {}, `#${r.seq}`), h("td", {}, `${KIND_WORDS[r.kind] || r.kind}${r.note ? `: ${r.note}` : ""}`),
+          h("td", { class: r.amount < 0 ? "out" : "in" }, `${r.amount < 0 ? "−" : "+"}${money(Math.abs(r.amount))}`),
+          h("td", {}, money(cash)));
+      });
+      box.append(h("h3", {}, `${p}: ${money(v.state.cash[p])}`), rows.length
+        ? h("table", { class: "market ledger-table", "data-ledger": p },
+          h("tr", {}, h("th", {}, "Move"), h("th", {}, "Why"), h("th", {}, "Amount"), h("th", {}, "Cash")), rows)
+        : h("p", { class: "muted" }, `No money moved yet (${money(start)} to start).`));
+    }
+    return box;
+  }
+  const KIND_WORDS = { bonus: "bonus", dividend: "dividend", loss: "loss", sale: "sold shares",
+    purchase: "bought shares" };
+
+  // The end: each player's net worth, cash plus every share at its final price.
+  function summary(v, ctx) {
+    const { h } = ctx;
+    const s = v.state;
+    return h("table", { class: "market networth", id: "net-worth" },
+      h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cash"),
+        COMPANIES.map((c) => h("th", {}, h("span", { class: `chip ${c}` }, c))), h("th", {}, "Net worth")),
+      Object.keys(v.scores).map((p) => h("tr", { "data-worth": p }, h("td", {}, p), h("td", {}, money(s.cash[p])),
+        COMPANIES.map((c) => h("td", {}, (s.shares[p] || {})[c]
+          ? `${s.shares[p][c]} × ${money(s.prices[c])} = ${money(s.shares[p][c] * s.prices[c])}` : "—")),
+        h("td", {}, h("strong", {}, money(v.scores[p]))))));
+  }
+
+  window.GAMES.shark = { format: money, summary, render, picks: () => ({ building, removing, dice }) };
 })();

@@ -1,0 +1,108 @@
+"""Shark's money on the page, in chromium at a phone (touch) and a tablet: dollars
+written alike everywhere, the board's rows and columns labelled, a purchase offered only
+up to what the player can pay, the money ledger player by player, chart labels never
+cut, and at the end each player's net worth as cash plus shares at price."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from tests.web.conftest import PHONE, TABLET, Server, api_get, api_post, screenshot
+from tests.web.scripted import choose
+
+
+def dollars(text: str) -> int:
+    return int(re.sub(r"[^0-9]", "", text))
+
+
+def play_until(server: Server, sid: int, done: Any, seed: int = 5, limit: int = 4000) -> Any:
+    rnd = random.Random(seed)
+    view = api_get(server, f"/api/games/{sid}")
+    for _ in range(limit):
+        if done(view) or view["over"]:
+            return view
+        action = choose([e for e in view["legal"] if e["type"] != "forced_sell"
+                         or rnd.random() < 0.9], rnd) or {"type": "end_turn"}
+        try:
+            view = api_post(server, f"/api/games/{sid}/actions", {"action": action})
+        except OSError:
+            continue
+    raise AssertionError("the scripted game did not get there")
+
+
+def can_buy_little(view: dict[str, Any]) -> bool:
+    buy = next((e for e in view["legal"] if e["type"] == "buy"), None)
+    if not buy:
+        return False
+    cash, prices = view["state"]["cash"][buy["player"]], view["state"]["prices"]
+    return any(n * prices[c] > cash for c in buy["choices"]["company"]
+               for n in buy["choices"]["count"])
+
+
+def check_page(page: Any, view: dict[str, Any]) -> None:
+    s = view["state"]
+    width = max(len(r) for r in s["layout"])
+    assert page.locator(".sk-label.col").all_inner_texts() == [chr(65 + c) for c in range(width)]
+    assert page.locator(".sk-label.row").all_inner_texts() == [str(r + 1) for r in
+                                                               range(len(s["layout"]))]
+    for row in page.locator("#scores tr").all():
+        assert re.fullmatch(r"\$\d{1,3}(,\d{3})*", row.locator("td").inner_text()), \
+            row.inner_text()
+    # Every axis label of both charts inside its picture.
+    for label in page.locator("svg.chart-svg text.tick").all():
+        box, svg = label.bounding_box(), label.locator("xpath=..").bounding_box()
+        assert box["x"] >= svg["x"] - 0.5, label.text_content()
+    ticks = page.locator("#price-chart text.tick").all_text_contents()
+    assert any(t.startswith("$") for t in ticks), ticks
+
+
+def test_money_mid_game(server: Server, new_browser: Any) -> None:
+    sid = api_post(server, "/api/games", {"game": "shark", "players": ["Ann", "Ben", "Cid"],
+                                          "options": {"starting_cash": 4000}})["id"]
+    view = play_until(server, sid, can_buy_little)
+    buyer = next(e for e in view["legal"] if e["type"] == "buy")["player"]
+    cash, prices = view["state"]["cash"][buyer], view["state"]["prices"]
+    for size, viewport in (("phone", PHONE), ("tablet", TABLET)):
+        page = new_browser(viewport, has_touch=True, is_mobile=size == "phone").new_page()
+        page.goto(f"{server.url}/games/{sid}")
+        page.wait_for_selector("#buy-company")
+        for company in page.locator("#buy-company option").all():
+            page.select_option("#buy-company", company.get_attribute("value"))
+            counts = [int(c) for c in page.locator("#buy-count option").evaluate_all(
+                "os => os.map(o => o.value)")]
+            price = prices[company.get_attribute("value")]
+            assert all(n * price <= cash for n in counts), (company, counts, cash)
+            affordable = [n for n in range(1, 6) if n * price <= cash]
+            assert counts == [n for n in affordable if n in counts] and \
+                len(counts) == len([n for n in next(e for e in view["legal"] if e["type"] ==
+                                                    "buy")["choices"]["count"]
+                                    if n * price <= cash])
+        check_page(page, view)
+        page.click("#ledger summary")
+        page.wait_for_selector(f'table[data-ledger="{buyer}"], #ledger p.muted')
+        for player in view["players"]:
+            amounts = page.locator(f'table[data-ledger="{player}"] tr td:nth-child(3)')
+            moved = sum(dollars(a) * (-1 if a.startswith("\u2212") else 1)
+                        for a in amounts.all_inner_texts())
+            assert 4000 + moved == view["state"]["cash"][player], player
+        screenshot(page, f"money-shark-{size}-ledger")
+
+
+def test_net_worth_at_the_end(server: Server, new_browser: Any) -> None:
+    sid = api_post(server, "/api/games", {"game": "shark", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    view = play_until(server, sid, lambda v: v["over"], seed=11, limit=6000)
+    page = new_browser(PHONE, has_touch=True, is_mobile=True).new_page()
+    page.goto(f"{server.url}/games/{sid}")
+    page.wait_for_selector("#net-worth")
+    s = view["state"]
+    for player, score in view["scores"].items():
+        row = page.locator(f'#net-worth tr[data-worth="{player}"] td')
+        cells = row.all_inner_texts()
+        assert dollars(cells[-1]) == score
+        shares = sum(s["shares"][player][c] * s["prices"][c] for c in s["shares"][player])
+        assert dollars(cells[1]) + shares == score
+    check_page(page, view)
+    screenshot(page, "money-shark-phone-net-worth")
