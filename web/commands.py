@@ -74,7 +74,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"companion: {problem}; the dashboard runs without a timer", file=sys.stderr)
     import waitress
 
-    from web import create_app
+    from web.app import create_app
     app = create_app(table, {
         "TABLE_PIN": pin, "SECRET_KEY": key, "TIMER": timer, "TIMER_SPEC": spec,
         "TIMER_PROBLEM": problem, "CAMERA": conf.camera, "VISION": dict(conf.vision),
