@@ -40,12 +40,13 @@ def secret_key(data_dir: Path) -> str:
     return key
 
 
-def open_timer(spec: str, table: Any, conf: Settings) -> tuple[Any, str | None]:
-    """The table timer of ``spec`` on ``conf``'s ``[hardware]`` table, or ``None`` and
-    why not."""
+def open_timer(spec: str, table: Any, conf: Settings,
+               state_file: Path | None = None) -> tuple[Any, str | None]:
+    """The table timer of ``spec`` on ``conf``'s ``[hardware]`` table (``state_file``
+    keeps its binding and countdown over a restart), or ``None`` and why not."""
     from companion.hardware import HardwareError, open_timer
     try:
-        return open_timer(spec, table, conf.hardware), None
+        return open_timer(spec, table, conf.hardware, state_file=state_file), None
     except (HardwareError, OSError, ValueError, RuntimeError) as err:
         return None, f"cannot open the {spec} timer: {err}"
 
@@ -63,9 +64,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"companion: {err}", file=sys.stderr)
         return 2
     spec = conf.timer
-    timer, problem = open_timer(spec, table, conf)
+    state_file = conf.data_dir / "timer-state.json"
+    timer, problem = open_timer(spec, table, conf, state_file)
     if problem and spec != "browser":  # hardware that fails must not stop the game night
-        timer, still = open_timer("browser", table, conf)
+        timer, still = open_timer("browser", table, conf, state_file)
         if still is None:
             spec = "browser"
             print(f"companion: {problem}; using the browser timer instead (the dashboard "
