@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -40,13 +41,14 @@ def secret_key(data_dir: Path) -> str:
     return key
 
 
-def open_timer(spec: str, table: Any, conf: Settings,
+def open_timer(spec: str, table: Any, hardware: Mapping[str, Any],
                state_file: Path | None = None) -> tuple[Any, str | None]:
-    """The table timer of ``spec`` on ``conf``'s ``[hardware]`` table (``state_file``
-    keeps its binding and countdown over a restart), or ``None`` and why not."""
+    """The table timer of ``spec`` on the ``hardware`` table of config.toml
+    (``state_file`` keeps its binding and countdown over a restart), or ``None`` and why
+    not."""
     from companion.hardware import HardwareError, open_timer
     try:
-        return open_timer(spec, table, conf.hardware, state_file=state_file), None
+        return open_timer(spec, table, hardware, state_file=state_file), None
     except (HardwareError, OSError, ValueError, RuntimeError) as err:
         return None, f"cannot open the {spec} timer: {err}"
 
@@ -65,9 +67,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     spec = conf.timer
     state_file = conf.data_dir / "timer-state.json"
-    timer, problem = open_timer(spec, table, conf, state_file)
+    timer, problem = open_timer(spec, table, conf.hardware, state_file)
     if problem and spec != "browser":  # hardware that fails must not stop the game night
-        timer, still = open_timer("browser", table, conf, state_file)
+        timer, still = open_timer("browser", table, conf.hardware, state_file)
         if still is None:
             spec = "browser"
             print(f"companion: {problem}; using the browser timer instead (the dashboard "
