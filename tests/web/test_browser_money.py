@@ -43,6 +43,7 @@ def can_buy_little(view: dict[str, Any]) -> bool:
 
 def check_page(page: Any, view: dict[str, Any]) -> None:
     s = view["state"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     width = max(len(r) for r in s["layout"])
     assert page.locator(".sk-label.col").all_inner_texts() == [chr(65 + c) for c in range(width)]
     assert page.locator(".sk-label.row").all_inner_texts() == [str(r + 1) for r in
@@ -102,7 +103,10 @@ def test_net_worth_at_the_end(server: Server, new_browser: Any) -> None:
         row = page.locator(f'#net-worth tr[data-worth="{player}"] td')
         cells = row.all_inner_texts()
         assert dollars(cells[-1]) == score
-        shares = sum(s["shares"][player][c] * s["prices"][c] for c in s["shares"][player])
+        held = page.locator(f'#net-worth tr[data-worth="{player}"] [data-held]')
+        assert held.count() == sum(1 for n in s["shares"][player].values() if n)
+        shares = sum(dollars(t.rsplit("=", 1)[1]) for t in held.all_inner_texts())
+        assert shares == sum(s["shares"][player][c] * s["prices"][c] for c in s["shares"][player])
         assert dollars(cells[1]) + shares == score
     check_page(page, view)
     screenshot(page, "money-shark-phone-net-worth")

@@ -251,11 +251,13 @@
     const { h } = ctx;
     const s = v.state;
     return h("table", { class: "market networth", id: "net-worth" },
-      h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cash"),
-        COMPANIES.map((c) => h("th", {}, h("span", { class: `chip ${c}` }, c))), h("th", {}, "Net worth")),
+      h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cash"), h("th", {}, "Shares at price"),
+        h("th", {}, "Net worth")),
       Object.keys(v.scores).map((p) => h("tr", { "data-worth": p }, h("td", {}, p), h("td", {}, money(s.cash[p])),
-        COMPANIES.map((c) => h("td", {}, (s.shares[p] || {})[c]
-          ? `${s.shares[p][c]} × ${money(s.prices[c])} = ${money(s.shares[p][c] * s.prices[c])}` : "—")),
+        h("td", { class: "held" }, COMPANIES.filter((c) => (s.shares[p] || {})[c]).map((c) =>
+          h("div", { "data-held": c }, h("span", { class: `chip ${c}` }, c),
+            ` ${s.shares[p][c]} × ${money(s.prices[c])} = ${money(s.shares[p][c] * s.prices[c])}`)),
+        COMPANIES.some((c) => (s.shares[p] || {})[c]) ? null : "none"),
         h("td", {}, h("strong", {}, money(v.scores[p]))))));
   }
 
