@@ -62,7 +62,7 @@ def test_play_poodivers_to_the_end(server: Server, new_browser: Any) -> None:
     flip(phone, "D3", "object")
     wait_seq(tablet, 2)  # the second page follows live
     assert tablet.inner_text("#turn-points") == "3"
-    assert "Ann: flipped D3: an object" in tablet.inner_text("#log")
+    assert "Ann flipped D3: an object" in tablet.inner_text("#log")
     screenshot(phone, "poodivers-phone-dive")
     screenshot(tablet, "poodivers-tablet-dive")
 
