@@ -136,18 +136,14 @@ def play(session_id: int) -> Any:
     session = _session(session_id)
     action = body["action"]
     if not isinstance(action, dict):
-        raise ApiError(400, "\"action\" must be a JSON object with a \"type\"")
+        raise ApiError(400, "\"action\" must be a JSON object with a \"type\"",
+                       kind="malformed")
     try:
         session = _table().play(session_id, action, _seq(body))
     except Conflict as err:
         raise ApiError(409, str(err), **view(session)) from None
     except IllegalAction as err:
-        raise ApiError(400, str(err)) from None
-    except (TypeError, KeyError, ValueError, AttributeError) as err:
-        # The engine could not read the action at all; nothing was stored.
-        log.warning("engine rejected %r with %r", action, err)
-        raise ApiError(400, f"the {session.game.title} rules cannot read this action "
-                            f"({type(err).__name__}: {err})") from None
+        raise ApiError(400, str(err), kind=err.kind) from None
     return jsonify({**answer(session), **_peeked(session, action)})
 
 
@@ -172,7 +168,7 @@ def undo(session_id: int) -> Any:
     except Conflict as err:
         raise ApiError(409, str(err), **view(session)) from None
     except IllegalAction as err:
-        raise ApiError(400, str(err)) from None
+        raise ApiError(400, str(err), kind=err.kind) from None
     if undone is None:
         raise ApiError(400, "there is nothing to undo")
     return jsonify({**answer(session), "undone": undone})
@@ -187,7 +183,7 @@ def redo(session_id: int) -> Any:
     try:
         redone = _table().redo(session_id)
     except IllegalAction as err:
-        raise ApiError(400, str(err)) from None
+        raise ApiError(400, str(err), kind=err.kind) from None
     if redone is None:
         raise ApiError(400, "there is nothing to redo")
     return jsonify({**answer(session), "redone": redone})
@@ -214,6 +210,6 @@ def _close(session_id: int, how: str) -> Any:
     try:
         session = _table().close(session_id, how)
     except IllegalAction as err:
-        raise ApiError(400, str(err)) from None
+        raise ApiError(400, str(err), kind=err.kind) from None
     log.info("game %s %s from the start page (%s)", session_id, how, request.remote_addr)
     return jsonify(view(session))

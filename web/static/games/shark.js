@@ -207,7 +207,7 @@
     parts.push(h("h2", {}, "Stock prices over time"), chart);
     parts.push(ledgerBox(h, ctx, v));
     controls.replaceChildren(...parts.filter((x) => x));
-    if (v.series) window.Chart.draw(chart, COMPANIES, v.series, COLOURS, money);
+    if (v.series) window.Chart.draw(chart, COMPANIES, v.series.map((x) => x.prices), COLOURS, money);
   }
 
   // The money, player by player (as 18xx tables keep it): every payment with its reason
