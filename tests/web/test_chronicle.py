@@ -50,7 +50,8 @@ def test_the_log_is_each_games_describe_and_shark_charts_its_prices(table: Table
         table.play(session.id, action)
     view = Chronicle().view(session)
     assert view["log"][-1]["text"] == ("Ann built a red building at J12: red rises to "
-                                       "$1,000; Ann earns a $1,000 bonus.")
+                                       "$1,000; Ann earns a $1,000 bonus. The bank pays Ann "
+                                       "a $1,000 dividend (1 red share \u00d7 $1,000).")
     assert view["series"][0] == {"prices": {"red": 0, "blue": 0, "green": 0, "yellow": 0}}
     assert view["series"][-1]["prices"]["red"] == 1000
     assert view["log"][-1]["series"] == view["series"][-1]

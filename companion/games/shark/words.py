@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from companion.engine import Action
 from companion.words import listed, money, plural
 
+TIMES = "\u00d7"
+
 if TYPE_CHECKING:
     from companion.games.shark.state import SharkState
 
@@ -72,10 +74,51 @@ def _trade(verb: str) -> Callable[[SharkState, Action, SharkState], str]:
 
 
 def _forced_sell(before: SharkState, action: Action, after: SharkState) -> str:
+    """``"sold 1 red at $1,000 to cover a $4,000 loss"``."""
     count, company = int(action.get("count", 0)), str(action.get("company"))
-    forced = sum(p.amount for p in after.payments if p.kind == "sale")
-    return (f"sold {plural(count, f'{company} share')} to the bank at the forced price, "
-            f"for {money(forced)}, to pay a loss")
+    who = str(action.get("player"))
+    forced = sum(p.amount for p in after.payments if p.kind == "sale" and p.player == who)
+    owed = before.debts[0][1] if before.debts else 0
+    text = (f"sold {count} {company} at {money(forced // count if count else 0)} to cover "
+            f"a {money(owed)} loss")
+    if any(p.kind == "loss" and p.player == who for p in after.payments):
+        text += ": the loss is paid"
+    return text
+
+
+def _moved(before: SharkState, after: SharkState, player: str, rising: bool) -> str:
+    """`` (2 blue shares times $1,000)`` (with a times sign): why a dividend or a loss is
+    what it is, when one company's price change explains it."""
+    changed = [(c, after.prices[c] - old) for c, old in before.prices.items()
+               if (after.prices[c] > old if rising else after.prices[c] < old)
+               and after.shares[player].get(c, 0) + before.shares[player].get(c, 0)]
+    if len(changed) != 1:
+        return ""
+    company, change = changed[0]
+    held = before.shares[player].get(company, 0)
+    return f" ({plural(held, f'{company} share')} {TIMES} {money(abs(change))})" if held else ""
+
+
+def banker(before: SharkState, action: Action, after: SharkState) -> str:
+    """What the bank paid and was paid because of the action, beyond the action's own
+    purchase or sale: dividends, losses (who pays whom), and a forced sale to come."""
+    out = []
+    dividends = [p for p in after.payments if p.kind == "dividend"]
+    if dividends:
+        out.append("The bank pays " + listed(
+            f"{p.player} a {money(p.amount)} dividend{_moved(before, after, p.player, True)}"
+            for p in dividends) + ".")
+    seller = action.get("player") if action.get("type") == "forced_sell" else None
+    losses = [p for p in after.payments if p.kind == "loss" and p.amount < 0
+              and p.player != seller]      # the seller's own: "the loss is paid"
+    for p in losses:
+        out.append(f"{p.player} pays the bank {money(-p.amount)} for the loss"
+                   f"{_moved(before, after, p.player, False)}.")
+    if after.debtor and after.debts != before.debts:
+        who, owed, _ = after.debts[0]
+        out.append(f"{who} owes the bank {money(owed)} for the loss, is "
+                   f"{money(owed - after.cash[who])} short and must sell shares.")
+    return " ".join(out)
 
 
 def _end_turn(before: SharkState, action: Action, after: SharkState) -> str:
@@ -95,6 +138,9 @@ def describe(before: SharkState, action: Action, after: SharkState) -> str:
     who = str(action.get("player")) if kind == "forced_sell" else (
         before.debtor or before.player)
     text = f"{who} {PHRASES[kind](before, action, after)}."
+    said = banker(before, action, after)
+    if said:
+        text += f" {said}"
     for player in after.bankrupt[len(before.bankrupt):]:
         text += f" {player} is bankrupt and out of the game."
     if after.ended and not before.ended:
