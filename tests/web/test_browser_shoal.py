@@ -53,7 +53,7 @@ def test_play_shoal(server: Server, new_browser: Any) -> None:
     phone.wait_for_selector("#summary:not([hidden])")
     for player, score in view["scores"].items():
         heading = phone.inner_text(f'section[data-player="{player}"] h2')
-        assert f"{player}: {score} points" in heading
+        assert heading.startswith(f"{player}: {score} point{'' if score == 1 else 's'}")
     screenshot(phone, "shoal-phone-over")
     screenshot(tablet, "shoal-tablet-over")
 

@@ -55,6 +55,7 @@
   });
 
   const sid = Number(window.GamePage.ctx.sid);
+  const plural = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
   // The table's timer serves one game (the hardware buttons follow it): this page shows
   // its countdown only when that game is this one, never another game's.
   const here = () => timer && (timer.game === undefined || timer.game === sid);
@@ -189,7 +190,7 @@
       parts.push(h("p", {}, "Form evidence:"), h("div", { class: "row" },
         legal.form.choices.evidence.map((e) => h("button", { type: "button", class: "big",
           "data-evidence": e, onclick: () => ctx.act({ type: "form", evidence: e,
-            clues: pickParts(s, e, clues) }) }, `${e} (${s.catalogue.evidence[e].points} pts)`))));
+            clues: pickParts(s, e, clues) }) }, `${e} (${plural(s.catalogue.evidence[e].points, "point")})`))));
     }
     if (legal.service) parts.push(servicePanel(h, ctx, v, legal.service.choices));
     const simple = { skip_service: "Skip the service", end_turn: "End the turn", time_up: "Time is up",
@@ -310,11 +311,11 @@
     const parts = [...searchPanel(h, ctx, v, legal), ...dossierPanel(h, ctx, v, legal)];
     parts.push(h("h2", {}, "Dossiers"));
     for (const [owner, d] of Object.entries(s.dossiers)) {
-      parts.push(h("div", { class: "dossier" }, h("strong", {}, `${owner}: ${d.points} points`),
+      parts.push(h("div", { class: "dossier" }, h("strong", {}, `${owner}: ${plural(d.points, "point")}`),
         h("div", {}, "Evidence: ", d.evidence.join(", ") || "none"),
-        h("div", { class: "muted" }, `Clues (${d.clue_count}): `, d.clues.map((c) => clueLabel(v, c)).join("; ") || "none")));
+        h("div", { class: "muted" }, `${plural(d.clue_count, "loose clue")}: `, d.clues.map((c) => clueLabel(v, c)).join("; ") || "none")));
     }
-    parts.push(h("p", { class: "muted" }, `${s.bag.length} clues in the pool.`));
+    parts.push(h("p", { class: "muted" }, `${plural(s.bag.length, "clue")} in the pool.`));
     if (legal.tally) parts.push(tallyPanel(h, ctx, v));
     controls.replaceChildren(...parts);
   }

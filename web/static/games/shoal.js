@@ -139,7 +139,7 @@
       const mine = play && play.player === p;
       const shoal = s.shoals[p];
       return h("section", { class: "card", "data-player": p },
-        h("h2", {}, `${p}: ${v.scores[p]} points`, mine ? " (to play)" : ""),
+        h("h2", {}, `${p}: ${v.scores[p]} point${v.scores[p] === 1 ? "" : "s"}`, mine ? " (to play)" : ""),
         drawLayout(h, v, shoal.cells, mine && card ? spotsOf[card] : [],
           mine && card ? (at) => { const c = card; card = null; ctx.act({ type: "play", card: c, at }); } : null),
         h("ul", { class: "breakdown" }, (s.breakdown[p] || []).map((b) =>
