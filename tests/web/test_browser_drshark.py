@@ -72,6 +72,7 @@ def test_play_drshark(server: Server, new_browser: Any) -> None:
     phone.fill('input[data-clues="Ann"]', "1")
     phone.fill('input[data-clues="Ben"]', "1")
     phone.click("#tally-go")
+    phone.click("#confirm-yes")                 # the tally is confirmed before it ends
     wait_seq(tablet, 10)
     tablet.wait_for_selector("#summary:not([hidden])")
     assert api_get(server, f"/api/games/{sid}")["over"] is True

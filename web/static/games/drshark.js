@@ -115,17 +115,54 @@
     return clue.shark ? `${id} (shark!)` : `${id} · ${clue.shape || ""} ${cat ? cat.name : clue.category || ""}`;
   }
 
-  // A long list of clues to pick from: a filter box and a scrolling list.
-  function cluePicker(h, ctx, v, ids, attrs) {
-    const box = h("input", { type: "search", placeholder: "filter: watch, round, maps…",
+  // Identical copies of a clue (same evidence, part, shape and colour) are one button.
+  function lookOf(clue) {
+    return clue.shark ? `shark/${clue.shape}/${clue.category}`
+      : `${clue.evidence}/${clue.part}/${clue.shape}/${clue.category}`;
+  }
+
+  function groupLabel(v, clue, n) {
+    const cat = (v.state.catalogue.categories || {})[clue.category];
+    const what = clue.shark ? "shark!" : `${clue.evidence} ${clue.part}`;
+    return `${what} · ${clue.shape || ""} ${cat ? cat.name : clue.category || ""}${n > 1 ? ` ×${n}` : ""}`;
+  }
+
+  // Every word typed must match: "passport round" finds the round passports.
+  function matches(text, words) {
+    const low = text.toLowerCase();
+    return words.every((w) => low.includes(w));
+  }
+
+  // A long list of clues to pick from: a filter box and a scrolling list, one button per
+  // look. ``tap(ids)`` gets the ids of the copies of the look tapped.
+  function cluePicker(h, ctx, v, ids, tap) {
+    const box = h("input", { type: "search", placeholder: "filter: passport round, maps…",
       "aria-label": "filter clues", class: "clue-filter", value: filter });
-    const shown = ids.filter((id) => clueLabel(v, id).toLowerCase().includes(filter.toLowerCase()));
-    const list = clueButtons(h, v, shown, attrs);
-    list.classList.add("pick");
+    const byId = Object.fromEntries((v.state.catalogue.clues || []).map((c) => [c.id, c]));
+    const groups = new Map();
+    for (const id of ids) {
+      const clue = byId[id] || { id };
+      const key = byId[id] ? lookOf(clue) : id;
+      if (!groups.has(key)) groups.set(key, { clue, ids: [] });
+      groups.get(key).ids.push(id);
+    }
+    const cats = v.state.catalogue.categories || {};
+    const draw = () => {
+      const words = filter.toLowerCase().split(/\s+/).filter((w) => w);
+      return [...groups.values()].filter((g) => matches(`${groupLabel(v, g.clue, 1)} ${g.ids.join(" ")}`, words))
+        .map((g) => {
+          const colour = g.clue.shark ? "shark" : (cats[g.clue.category] || {}).colour || "";
+          const chosen = g.ids.filter((id) => picked.has(id)).length;
+          return h("button", { type: "button", "data-clue": g.ids.find((id) => !picked.has(id)) || g.ids[0],
+            "data-copies": g.ids.length, class: `clue ${colour}${chosen ? " chosen" : ""}`,
+            onclick: (ev) => tap(g.ids, ev) },
+          groupLabel(v, g.clue, g.ids.length), chosen ? ` (${chosen} chosen)` : "");
+        });
+    };
+    const list = h("div", { class: "clues pick" }, draw());
     box.addEventListener("input", () => {
       filter = box.value;
-      const hits = ids.filter((id) => clueLabel(v, id).toLowerCase().includes(filter.toLowerCase()));
-      list.replaceChildren(...clueButtons(h, v, hits, attrs).children);
+      list.replaceChildren(...draw());
     });
     return h("div", {}, box, list);
   }
@@ -139,6 +176,13 @@
       return h("button", Object.assign({ type: "button", "data-clue": id,
         class: `clue ${colour}${marked.has(id) ? " chosen" : ""}` }, attrs(id)), clueLabel(v, id));
     }));
+  }
+
+  // A fistful: each tap on a look adds one more of its copies; past the last, none.
+  function addCopy(ctx, ids) {
+    const next = ids.find((id) => !picked.has(id));
+    if (next) picked.add(next); else ids.forEach((id) => picked.delete(id));
+    ctx.rerender();
   }
 
   function toggler(ctx, id) {
@@ -156,26 +200,35 @@
         parts.push(h("p", {}, "On the mat: "), clueButtons(h, v, search.clues, () => ({ disabled: true })));
       }
       if (search.note) parts.push(h("p", { class: "pending" }, search.note));
+      if (search.method === "fistful" && search.clock && legal.select) {
+        parts.push(h("p", { class: "pending", id: "after-clapper" },
+          "The clapper went while the fistful was sorted: tap only the clues picked before it, " +
+          "then keep them. If none was picked in time, nothing is kept: the fistful goes back."));
+        if (legal.end_turn) {
+          parts.push(h("button", { type: "button", class: "big", id: "nothing-in-time",
+            onclick: (ev) => ctx.act({ type: "end_turn" }, ev.currentTarget) }, "Nothing was picked in time"));
+        }
+      }
     }
     if (legal.draw) {
       parts.push(h("p", {}, "Tap the clue just drawn:"),
-        cluePicker(h, ctx, v, legal.draw.choices.clue, (id) => ({ onclick: () => ctx.act({ type: "draw", clue: id }) })));
+        cluePicker(h, ctx, v, legal.draw.choices.clue, (ids, ev) => ctx.act({ type: "draw", clue: ids[0] }, ev.currentTarget)));
     }
     if (legal.take) {
       parts.push(h("p", {}, "Tap the clue taken:"),
-        cluePicker(h, ctx, v, legal.take.choices.clue, (id) => ({ onclick: () => ctx.act({ type: "take", clue: id }) })));
+        cluePicker(h, ctx, v, legal.take.choices.clue, (ids, ev) => ctx.act({ type: "take", clue: ids[0] }, ev.currentTarget)));
     }
     for (const kind of ["fistful", "select"]) {
       if (!legal[kind]) continue;
       parts.push(h("p", {}, kind === "fistful" ? "Tap every clue in the fistful:" : "Tap the clues to keep:"),
         kind === "fistful"
-          ? cluePicker(h, ctx, v, legal[kind].choices.clues, (id) => ({ onclick: toggler(ctx, id) }))
+          ? cluePicker(h, ctx, v, legal[kind].choices.clues, (ids) => addCopy(ctx, ids))
           : clueButtons(h, v, legal[kind].choices.clues, (id) => ({ onclick: toggler(ctx, id) })),
         h("button", { type: "button", class: "big primary", id: `${kind}-go`, onclick: () => {
           const clues = [...picked];
           picked = new Set();
           ctx.act({ type: kind, clues });
-        } }, kind === "fistful" ? `Grab these ${picked.size}` : `Keep these ${picked.size}`));
+        } }, kind === "fistful" ? `Grab ${plural(picked.size, "clue")}` : `Keep ${plural(picked.size, "clue")}`));
     }
     return parts;
   }
@@ -254,31 +307,60 @@
     return out;
   }
 
-  // The final tally counted on the table: evidence and loose clues per dossier.
+  // The final tally counted on the table: per dossier, the evidence tokens by their
+  // printed value and colour, and the loose clues; the total shows as it is typed, and
+  // the game ends only once the table confirms it.
   function tallyPanel(h, ctx, v) {
     const s = v.state;
-    const evidence = Object.keys(s.catalogue.evidence);
-    const rows = Object.keys(s.dossiers).map((owner) => h("fieldset", { class: "tally", "data-owner": owner },
-      h("legend", {}, owner),
-      h("label", {}, "Loose clues ", h("input", { type: "number", min: 0, value: 0, "data-clues": owner })),
-      h("div", { class: "row" }, evidence.map((e) => h("label", {}, `${e} `,
-        h("input", { type: "number", min: 0, value: 0, "data-evidence": e, class: "count" }))))));
-    const go = h("button", { type: "button", class: "big primary", id: "tally-go", onclick: () => {
+    const cats = s.catalogue.categories || {};
+    const byCat = {};
+    for (const [eid, e] of Object.entries(s.catalogue.evidence)) {
+      const cat = e.category || eid;
+      (byCat[cat] = byCat[cat] || []).push(eid);
+    }
+    const points = (cat) => (cats[cat] && cats[cat].points) || s.catalogue.evidence[byCat[cat][0]].points;
+    const order = Object.keys(byCat).sort((a, b) => points(b) - points(a));
+    const rows = Object.keys(s.dossiers).map((owner) => {
+      const total = h("strong", { class: "tally-total", "data-total": owner }, "0 points");
+      const fs = h("fieldset", { class: "tally", "data-owner": owner },
+        h("legend", {}, owner.includes("+") ? `Team ${owner.split("+").join(" & ")}` : owner, " · ", total),
+        h("div", { class: "row" }, order.map((cat) => h("label", { class: `token-count clue ${(cats[cat] || {}).colour || ""}` },
+          h("span", { class: "token-value" }, points(cat)), ` ${(cats[cat] || {}).name || cat} tokens `,
+          h("input", { type: "number", min: 0, value: 0, inputmode: "numeric", "data-category": cat, class: "count" })))),
+        h("label", {}, "Loose clues (1 point each) ",
+          h("input", { type: "number", min: 0, value: 0, inputmode: "numeric", "data-clues": owner, class: "count" })));
+      fs.addEventListener("input", () => { total.textContent = plural(sum(fs), "point"); });
+      return fs;
+    });
+    const sum = (fs) => [...fs.querySelectorAll("input[data-category]")].reduce(
+      (n, i) => n + Math.max(0, Number(i.value) || 0) * points(i.dataset.category), 0) +
+      Math.max(0, Number(fs.querySelector("input[data-clues]").value) || 0);
+    const go = h("button", { type: "button", class: "big primary", id: "tally-go", onclick: async (ev) => {
+      const anchor = ev.currentTarget;
+      const left = {};     // copies of each evidence still to hand out
+      for (const [eid, e] of Object.entries(s.catalogue.evidence)) left[eid] = e.copies || 1;
       const dossiers = {};
-      for (const fs of controls_(go).querySelectorAll("fieldset.tally")) {
-        const counts = {};
-        for (const input of fs.querySelectorAll("input[data-evidence]")) {
-          if (Number(input.value) > 0) counts[input.dataset.evidence] = Number(input.value);
+      const said = [];
+      for (const fs of rows) {
+        const evidence = {};
+        for (const input of fs.querySelectorAll("input[data-category]")) {
+          let n = Math.max(0, Number(input.value) || 0);
+          for (const eid of byCat[input.dataset.category]) {     // a token's value is its colour's
+            const take = Math.min(n, left[eid]);
+            if (take) { evidence[eid] = (evidence[eid] || 0) + take; left[eid] -= take; n -= take; }
+          }
+          if (n) { const eid = byCat[input.dataset.category][0]; evidence[eid] = (evidence[eid] || 0) + n; }
         }
-        dossiers[fs.dataset.owner] = { evidence: counts,
-          clues: Number(fs.querySelector("input[data-clues]").value) };
+        dossiers[fs.dataset.owner] = { evidence,
+          clues: Math.max(0, Number(fs.querySelector("input[data-clues]").value) || 0) };
+        said.push(`${fs.dataset.owner} ${plural(sum(fs), "point")}`);
       }
-      ctx.act({ type: "tally", dossiers });
+      if (!(await ctx.confirm(`End the game with this tally: ${said.join(", ")}?`))) return;
+      ctx.act({ type: "tally", dossiers }, anchor);
     } }, "Enter the tally and end the game");
     return h("details", { class: "tally-box", open: s.phase === "tally" },
       h("summary", {}, "Final tally (counted on the table)"), rows, go);
   }
-  const controls_ = (el) => el.closest("details");
 
   function render(v, ctx, board, controls) {
     const { h } = ctx;
@@ -304,7 +386,7 @@
         h("button", { type: "button", id: "timer-stop", onclick: (ev) => timerButton(ctx, "stop", ev) }, "STOP"),
         h("button", { type: "button", id: "timer-here", class: "here", hidden: here() !== false,
           onclick: (ev) => timerButton(ctx, "bind", ev) }, "Use the timer here")));
-    document.getElementById("clock-slot").replaceChildren(clock);
+    document.getElementById("clock-slot").replaceChildren(...(v.over ? [] : [clock]));
     board.replaceChildren(h("p", {}, `Round ${s.round} of ${s.rounds} · ${s.phase}`), spaces);
     showClock();
 
@@ -313,7 +395,8 @@
     for (const [owner, d] of Object.entries(s.dossiers)) {
       parts.push(h("div", { class: "dossier" }, h("strong", {}, `${owner}: ${plural(d.points, "point")}`),
         h("div", {}, "Evidence: ", d.evidence.join(", ") || "none"),
-        h("div", { class: "muted" }, `${plural(d.clue_count, "loose clue")}: `, d.clues.map((c) => clueLabel(v, c)).join("; ") || "none")));
+        h("div", { class: "muted" }, `${plural(d.clue_count, "loose clue")}`, d.clues.length ? `: ${d.clues.map((c) => clueLabel(v, c)).join("; ")}`
+          : d.clue_count ? " (counted at the table)" : "")));
     }
     parts.push(h("p", { class: "muted" }, `${plural(s.bag.length, "clue")} in the pool.`));
     if (legal.tally) parts.push(tallyPanel(h, ctx, v));

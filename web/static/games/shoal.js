@@ -126,6 +126,21 @@
     return parts;
   }
 
+  // Each goal with what was counted for it and its points, and the total.
+  const pts = (n) => `${n > 0 ? "+" : n < 0 ? "\u2212" : ""}${Math.abs(n)} point${Math.abs(n) === 1 ? "" : "s"}`;
+  function breakdown(h, goals, total, cells) {
+    // Every fish in view is worth 1 point (the rulebook), the goal card adds or takes.
+    const fish = Object.values(cells).reduce((n, sec) => n + (sec && sec !== "empty" ? sec.split("+").length : 0), 0);
+    return h("table", { class: "breakdown" },
+      h("tr", { class: "fish" }, h("td", {}, `Fish in view: ${fish}, 1 point each`), h("td", { class: "pts" }, pts(fish))),
+      goals.map((b) => {
+      const what = b.what === "empty" ? "empty section" : b.what;
+      const counted = b.count === undefined ? "" : `${b.count} ${what}${b.count === 1 || what.endsWith("fish") ? "" : "s"} counted`;
+      return h("tr", {}, h("td", {}, typeof b.goal === "string" ? b.goal : JSON.stringify(b.goal),
+        counted ? h("div", { class: "muted" }, counted) : null), h("td", { class: "pts" }, pts(b.points)));
+    }), h("tr", { class: "total" }, h("td", {}, "Total"), h("td", { class: "pts" }, `${total} point${total === 1 ? "" : "s"}`)));
+  }
+
   function render(v, ctx, board, controls) {
     const { h } = ctx;
     const s = v.state;
@@ -142,8 +157,7 @@
         h("h2", {}, `${p}: ${v.scores[p]} point${v.scores[p] === 1 ? "" : "s"}`, mine ? " (to play)" : ""),
         drawLayout(h, v, shoal.cells, mine && card ? spotsOf[card] : [],
           mine && card ? (at) => { const c = card; card = null; ctx.act({ type: "play", card: c, at }); } : null),
-        h("ul", { class: "breakdown" }, (s.breakdown[p] || []).map((b) =>
-          h("li", {}, `${typeof b.goal === "string" ? b.goal : JSON.stringify(b.goal)}: ${b.points}`))),
+        breakdown(h, s.breakdown[p] || [], v.scores[p], shoal.cells),
         h("p", { class: "muted" }, `${shoal.cards} of ${s.cards_per_player} cards`));
     });
     const legend = h("p", { class: "legend" }, (s.kinds || []).map((k) => {

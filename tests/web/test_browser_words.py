@@ -1,0 +1,138 @@
+"""Totals explained and table words on the pages, in chromium at a phone (touch) and a
+tablet: Shoal's breakdown with what each goal counted, Dr. Shark's clue picker by look
+(copies grouped, "passport round" filtering by shape and colour at once), area D after
+the clapper, the final tally by token values confirmed before it ends the game, and an
+error shown next to the control that was tapped."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.web.conftest import PHONE, TABLET, Server, api_get, api_post, enter_pin, screenshot
+
+
+def page_at(new_browser: Any, size: dict[str, int], url: str) -> Any:
+    page = new_browser(size, has_touch=True, is_mobile=size is PHONE).new_page()
+    page.goto(url)
+    page.wait_for_selector("#live.on")
+    return page
+
+
+def play(server: Server, sid: int, *actions: dict[str, Any]) -> Any:
+    view = None
+    for action in actions:
+        view = api_post(server, f"/api/games/{sid}/actions", {"action": action})
+    return view
+
+
+def test_shoal_breakdown_says_what_each_goal_counted(server: Server, new_browser: Any) -> None:
+    sid = api_post(server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
+                                          "options": {"goal": "G1"}})["id"]
+    view = api_get(server, f"/api/games/{sid}")
+    for _ in range(6):
+        option = view["legal"][0]
+        view = play(server, sid, {"type": "play", "card": option["choices"]["card"][0],
+                                  "at": option["choices"]["at"][0]})
+    page = page_at(new_browser, PHONE, f"{server.url}/games/{sid}")
+    for player, goals in view["state"]["breakdown"].items():
+        rows = page.locator(f'section[data-player="{player}"] table.breakdown tr')
+        assert rows.count() == len(goals) + 2
+        cells = view["state"]["shoals"][player]["cells"].values()
+        fish = sum(len(c.split("+")) for c in cells if c != "empty")
+        assert rows.first.inner_text().startswith(f"Fish in view: {fish}, 1 point each")
+        for row, goal in zip(rows.all()[1:], goals, strict=False):
+            text = row.inner_text()
+            assert goal["goal"] in text and f"{goal['count']} " in text and "counted" in text
+            assert re.search(rf"{abs(goal['points'])} points?", text)
+        total = rows.last.inner_text()
+        assert total.startswith("Total") and str(abs(view["scores"][player])) in total
+        assert fish + sum(g["points"] for g in goals) == view["scores"][player]
+    screenshot(page, "words-shoal-phone-breakdown")
+
+
+def test_the_clue_picker_groups_copies_and_filters_by_every_word(
+        server: Server, new_browser: Any) -> None:
+    sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    play(server, sid, {"type": "move", "space": "A-light"}, {"type": "start_search"})
+    page = page_at(new_browser, TABLET, f"{server.url}/games/{sid}")
+    enter_pin(page)
+    bag = api_get(server, f"/api/games/{sid}")["state"]["bag"]
+    looks = page.locator(".clues.pick button.clue")
+    assert 0 < looks.count() < len(bag)                       # copies share a button
+    page.fill(".clue-filter", "passport round")
+    hits = page.locator(".clues.pick button.clue")
+    assert hits.count() >= 1
+    for text in hits.all_inner_texts():
+        assert "passport" in text and "round" in text, text
+    copies = int(hits.first.get_attribute("data-copies"))
+    assert copies > 1 and f"×{copies}" in hits.first.inner_text()
+    screenshot(page, "words-drshark-tablet-picker")
+    hits.first.tap()
+    page.wait_for_selector('#log li[value="3"]')
+    drawn = api_get(server, f"/api/games/{sid}")["state"]["search"]["clues"]
+    assert len(drawn) == 1 and drawn[0].startswith("passport")
+
+
+def test_area_d_after_the_clapper_and_a_confirmed_tally(server: Server,
+                                                        new_browser: Any) -> None:
+    sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    view = play(server, sid, {"type": "move", "space": "D-light"}, {"type": "start_search"})
+    catalogue = {c["id"]: c for c in view["state"]["catalogue"]["clues"]}
+    fistful, colours = [], set()
+    for cid in next(e for e in view["legal"] if e["type"] == "fistful")["choices"]["clues"]:
+        clue = catalogue[cid]
+        if not clue.get("shark") and clue["category"] not in colours and len(fistful) < 3:
+            fistful.append(cid)
+            colours.add(clue["category"])
+    view = play(server, sid, {"type": "fistful", "clues": fistful}, {"type": "time_up"})
+    phone = page_at(new_browser, PHONE, f"{server.url}/games/{sid}")
+    enter_pin(phone)
+    phone.wait_for_selector("#after-clapper")
+    assert "only the clues picked before it" in phone.inner_text("#after-clapper")
+    screenshot(phone, "words-drshark-phone-after-clapper")
+    phone.tap("#nothing-in-time")
+    phone.wait_for_selector('#log li[value="5"]')
+    view = api_get(server, f"/api/games/{sid}")
+    assert view["log"][-1]["action"] == {"type": "end_turn"}
+    assert view["state"]["dossiers"]["Ann"]["clues"] == []
+
+    # The tally by the tokens' printed values, confirmed before the game ends.
+    phone.click(".tally-box summary")
+    ann = phone.locator('fieldset.tally[data-owner="Ann"]')
+    ann.locator('input[data-category="documents"]').fill("1")
+    ann.locator('input[data-clues="Ann"]').fill("3")
+    ben = phone.locator('fieldset.tally[data-owner="Ben"]')
+    ben.locator('input[data-category="gadgets"]').fill("1")
+    assert ann.locator(".tally-total").inner_text() == "15 points"
+    assert ben.locator(".tally-total").inner_text() == "7 points"
+    phone.tap("#tally-go")
+    assert "Ann 15 points, Ben 7 points" in phone.inner_text("#confirm-text")
+    phone.tap("#confirm-no")
+    phone.wait_for_timeout(500)
+    assert api_get(server, f"/api/games/{sid}")["over"] is False
+    phone.tap("#tally-go")
+    phone.tap("#confirm-yes")
+    phone.wait_for_selector("#summary:not([hidden])")
+    assert api_get(server, f"/api/games/{sid}")["scores"] == {"Ann": 15, "Ben": 7}
+    screenshot(phone, "words-drshark-phone-tally")
+
+
+def test_an_error_shows_next_to_the_control_tapped(server: Server, new_browser: Any) -> None:
+    sid = api_post(server, "/api/games", {"game": "poodivers", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    for size in (PHONE, TABLET):
+        page = page_at(new_browser, size, f"{server.url}/games/{sid}")
+        enter_pin(page)
+        page.click("#all-moves summary")
+        page.fill('textarea[aria-label="action as JSON"]', '{"type": "bank"}')
+        page.locator("form.custom button").tap()
+        error = page.locator("form.custom + .tap-error")
+        error.wait_for()
+        assert "nothing to bank" in error.inner_text()
+        assert not page.is_visible("#flash")
+        box, button = error.bounding_box(), page.locator("form.custom button").bounding_box()
+        assert 0 <= box["y"] - (button["y"] + button["height"]) < 80   # right below it
+        screenshot(page, f"words-error-{'phone' if size is PHONE else 'tablet'}")
