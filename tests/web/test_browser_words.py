@@ -67,7 +67,7 @@ def test_the_clue_picker_groups_copies_and_filters_by_every_word(
     for text in hits.all_inner_texts():
         assert "passport" in text and "round" in text, text
     copies = int(hits.first.get_attribute("data-copies"))
-    assert copies > 1 and f"×{copies}" in hits.first.inner_text()
+    assert copies > 1 and f"\u00d7{copies}" in hits.first.inner_text()
     screenshot(page, "words-drshark-tablet-picker")
     hits.first.tap()
     page.wait_for_selector('#log li[value="3"]')
