@@ -93,7 +93,7 @@ def serve(service: str, mine: Dossier, theirs: Dossier, action: Action,
                 replace(theirs, clues=tuple(c for c in theirs.clues if c != take)))
     if len(mine.clues) < 2:
         raise BrokenRule(f"Babanipoulos needs two of your unassigned clues to give in "
-                            f"return and your dossier has {len(mine.clues)}: skip_service")
+                            f"return and your dossier has {len(mine.clues)}: skip the service")
     given = clue_list({"type": "service", "give": give}, "give")
     if len(given) != 2:
         raise BrokenRule(f"Babanipoulos gives exactly two of your clues in return, not "

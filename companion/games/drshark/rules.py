@@ -296,7 +296,7 @@ def _clock(state: DrSharkState, action: Action) -> DrSharkState:
 
 def _running(state: DrSharkState, kind: str) -> Search:
     if state.phase == "move":
-        raise BrokenRule(f"{kind} comes during a search: start_search first")
+        raise BrokenRule(f"{kind} comes during a search: start the search first")
     if state.phase != "search" or state.search is None:
         raise BrokenRule(f"{state.player}'s search is over: organise the dossier or "
                             "end_turn")
@@ -339,7 +339,7 @@ def _form(state: DrSharkState, action: Action) -> DrSharkState:
     state = _in_dossier(state, "form")
     if state.service is not None:
         raise BrokenRule(f"first use {SERVICE_NAMES[state.service]}'s service or "
-                            "skip_service")
+                            "skip it")
     mine, evidence = dossiers.form(state.mine, action, state.catalogue)
     owner = state.owner(state.player)
     state = replace(state, dossiers={**state.dossiers, owner: mine},
@@ -385,9 +385,9 @@ def _end_turn(state: DrSharkState, action: Action) -> DrSharkState:
     if state.phase in ("move", "search"):
         raise BrokenRule(f"{state.player} must dive and search before ending the turn")
     if state.phase == "tally":
-        raise BrokenRule("all rounds are played: count the dossiers (tally)")
+        raise BrokenRule("all rounds are played: count the dossiers and enter the final tally")
     if state.service is not None:
-        raise BrokenRule(f"use {SERVICE_NAMES[state.service]}'s service or skip_service "
+        raise BrokenRule(f"use {SERVICE_NAMES[state.service]}'s service or skip it "
                             "first")
     return _next_turn(state)
 
@@ -411,7 +411,7 @@ def _tally(state: DrSharkState, action: Action) -> DrSharkState:
     counted = dossiers.tally(action, list(state.dossiers), state.owner_of, state.catalogue)
     return replace(state, dossiers=counted, phase="over", search=None, service=None,
                    ended=Ending(Termination.TALLY,
-                                "the dossiers were counted at the table (tally)"))
+                                "the dossiers were counted at the table"))
 
 
 DrShark.actions = {

@@ -110,7 +110,7 @@ def _unselected(before: DrSharkState, after: DrSharkState) -> str:
 
 
 def _tally(before: DrSharkState, action: Action, after: DrSharkState) -> str:
-    return "counted the dossiers at the table (tally)"
+    return "counted the dossiers at the table"
 
 
 PHRASES: dict[str, Callable[[DrSharkState, Action, DrSharkState], str]] = {

@@ -347,14 +347,14 @@ def _waiting(state: SharkState) -> str:
     """What the game waits for, in table words."""
     who = state.debtor or state.player
     return {
-        CHOOSE_STOCK: f"{who} chooses a starting share (choose_stock)",
+        CHOOSE_STOCK: f"{who} chooses a starting share",
         TRADE_BEFORE: f"{who} may buy or sell, then rolls the dice",
         PLACE: f"{who} places a building by the dice" + (
             f" ({state.roll[0]}, {state.board.describe(state.roll[1])})" if state.roll
             else ""),
         PIONEER_ROLL: f"{who} pioneered and rolls again",
-        FORCED_SALE: f"{who} must sell shares to pay a loss (forced_sell)",
-        TRADE_AFTER: f"{who} may buy or sell, then ends the turn (end_turn)",
+        FORCED_SALE: f"{who} must sell shares to pay a loss",
+        TRADE_AFTER: f"{who} may buy or sell, then ends the turn",
     }[state.step]
 
 

@@ -82,7 +82,7 @@ def test_paoletta_takes_a_clue_from_another_dossier() -> None:
     state = play(state, form("umbrella-gun", GUN))
     assert state.service == "paoletta"
     assert types(state) == ["service", "skip_service", "tally"]
-    with pytest.raises(IllegalAction, match="skip_service first"):
+    with pytest.raises(IllegalAction, match="or skip it first"):
         GAME.apply(state, {"type": "end_turn"})
     with pytest.raises(IllegalAction, match="gives nothing"):
         GAME.apply(state, {"type": "service", "from": "Ben", "take": "wig-1a",

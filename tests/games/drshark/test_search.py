@@ -252,7 +252,7 @@ def test_search_actions_need_a_started_search() -> None:
     assert types(state) == ["start_search", "tally"]
     for action in ({"type": "draw", "clue": "wig-1a"}, {"type": "time_up"},
                    {"type": "stop"}):
-        with pytest.raises(IllegalAction, match="start_search first"):
+        with pytest.raises(IllegalAction, match="start the search first"):
             GAME.apply(state, action)
 
 
