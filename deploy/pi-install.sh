@@ -4,6 +4,7 @@
 #
 #   sudo deploy/pi-install.sh [--timer gpio|serial:/dev/clapperbox|browser] [--no-start]
 #   (or: sudo make pi-install TIMER=serial:/dev/clapperbox)
+#   sudo deploy/pi-install.sh --doctor   (only the doctor, as the service runs it)
 #
 # It copies the checkout to /opt/companion, makes the virtualenv there with the system's
 # packages visible (Picamera2 comes from Raspberry Pi OS, not from PyPI), installs the
@@ -19,6 +20,7 @@ STATE=/var/lib/companion
 UNIT=/etc/systemd/system/companion.service
 TIMER=gpio
 START=1
+DOCTOR_ONLY=0
 
 say() { printf 'pi-install: %s\n' "$*"; }
 die() { printf 'pi-install: %s\n' "$*" >&2; exit 2; }
@@ -28,7 +30,8 @@ while [ $# -gt 0 ]; do
         --timer) TIMER=${2:?--timer needs gpio, browser or serial:URL}; shift 2 ;;
         --timer=*) TIMER=${1#--timer=}; shift ;;
         --no-start) START=0; shift ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --doctor) DOCTOR_ONLY=1; shift ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown option $1 (see --help)" ;;
     esac
 done
@@ -39,6 +42,36 @@ esac
 [ "$(id -u)" = 0 ] || die "run it as root: sudo $0"
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
     die "Python 3.11 or newer is needed; this system has $(python3 --version 2>&1)"
+
+# The doctor as the service runs: its user, its working directory, its environment.
+service_doctor() {
+    local unit_env=() passed=() runtime
+    unit_value() { sed -n "s/^$1=//p" "$UNIT" | tail -n 1; }
+    mapfile -t unit_env < <(sed -n 's/^Environment=//p' "$UNIT")
+    runtime=/run/$(unit_value RuntimeDirectory)
+    install -d -o companion -g companion -m 0750 "$runtime"
+    # for tests: a mock pin factory where no pins exist
+    [ -n "${GPIOZERO_PIN_FACTORY:-}" ] && passed+=("GPIOZERO_PIN_FACTORY=$GPIOZERO_PIN_FACTORY")
+    say "companion doctor, as the service runs it:"
+    (cd "$(unit_value WorkingDirectory)" &&
+        runuser -u companion -- env -i PATH=/usr/bin:/bin "${unit_env[@]}" "${passed[@]}" \
+            "$PREFIX/.venv/bin/companion" doctor)
+}
+
+if [ $DOCTOR_ONLY = 1 ]; then
+    [ -f "$UNIT" ] || die "no $UNIT: install first (sudo make pi-install)"
+    running=0
+    if systemctl is-active --quiet companion 2>/dev/null; then
+        running=1
+        systemctl stop companion   # it holds the pins and the box the doctor opens
+    fi
+    set +e
+    service_doctor
+    doctor=$?
+    set -e
+    [ $running = 0 ] || systemctl start companion
+    exit $doctor
+fi
 
 say "Debian packages: python3-venv (and python3-picamera2 where the system has it)"
 export DEBIAN_FRONTEND=noninteractive
@@ -115,18 +148,8 @@ if [ $systemd = 1 ]; then
 fi
 systemctl enable companion 2>&1 | sed 's/^/pi-install: /'
 
-# The doctor as the service runs: its user, its working directory, its environment.
-unit_value() { sed -n "s/^$1=//p" "$UNIT" | tail -n 1; }
-mapfile -t unit_env < <(sed -n 's/^Environment=//p' "$UNIT")
-runtime=/run/$(unit_value RuntimeDirectory)
-install -d -o companion -g companion -m 0750 "$runtime"
-passed=()   # for tests: a mock pin factory where no pins exist
-[ -n "${GPIOZERO_PIN_FACTORY:-}" ] && passed+=("GPIOZERO_PIN_FACTORY=$GPIOZERO_PIN_FACTORY")
-say "companion doctor, as the service runs it:"
 set +e
-(cd "$(unit_value WorkingDirectory)" &&
-    runuser -u companion -- env -i PATH=/usr/bin:/bin "${unit_env[@]}" "${passed[@]}" \
-        "$PREFIX/.venv/bin/companion" doctor)
+service_doctor
 doctor=$?
 set -e
 
@@ -137,6 +160,6 @@ else
     say "enabled; it starts at the next boot (or now: sudo systemctl start companion)"
 fi
 [ $reboot = 0 ] || say "reboot once so that dtparam=strict_gpiod takes effect"
-[ $doctor = 0 ] || say "the doctor found problems (above): fix them, then run this" \
-    "script again (it keeps the config file and the database)"
+[ $doctor = 0 ] || say "the doctor found problems (above): fix them, then check again" \
+    "with: sudo $0 --doctor"
 exit $doctor
