@@ -5,8 +5,8 @@
 #
 #   sudo nice -n 15 deploy/pi-proof.sh [--rebuild] [WORKDIR]   (default /var/tmp/pi-proof)
 #
-# 1. builds the root once (kept as WORKDIR/bookworm-arm64.tar; --rebuild makes it again)
-#    and unpacks a fresh copy;
+# 1. builds the root once (kept as WORKDIR/bookworm-arm64; --rebuild makes it again) and
+#    works in a fresh copy of it;
 # 2. installs the companion there the way hardware.md says (`make pi-install`);
 # 3. checks the systemd unit as the `companion` user: `systemd-analyze verify`, lgpio
 #    importable from the unit's working directory with the unit's LG_WD (and not without
@@ -21,7 +21,7 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 REBUILD=0
 [ "${1:-}" = --rebuild ] && { REBUILD=1; shift; }
 WORK=${1:-/var/tmp/pi-proof}
-TARBALL=$WORK/bookworm-arm64.tar
+BASE=$WORK/bookworm-arm64
 ROOT=$WORK/root
 LOG=$WORK/proof.log
 SUMMARY=$WORK/summary.txt
@@ -80,14 +80,14 @@ host_tools() {
 }
 
 build_root() {
-    if [ $REBUILD = 1 ] || [ ! -s "$TARBALL" ]; then
-        mmdebstrap --arch=arm64 --variant=apt --include="$PACKAGES" bookworm "$TARBALL.new"
-        mv "$TARBALL.new" "$TARBALL"
+    if [ $REBUILD = 1 ] || [ ! -x "$BASE/usr/bin/python3" ]; then
+        rm -rf "$BASE" "$BASE.new"
+        mmdebstrap --arch=arm64 --variant=apt --include="$PACKAGES" bookworm "$BASE.new"
+        mv "$BASE.new" "$BASE"
     fi
     unmount
     rm -rf "$ROOT"
-    mkdir -p "$ROOT"
-    tar -C "$ROOT" -xf "$TARBALL"
+    cp -a "$BASE" "$ROOT"
     mount -t proc proc "$ROOT/proc"
     mount --bind /sys "$ROOT/sys"
     mount --bind /dev "$ROOT/dev"

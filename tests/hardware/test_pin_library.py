@@ -24,6 +24,7 @@ from gpiozero.pins.mock import MockFactory
 
 from companion import doctor
 from companion.hardware import pins
+from companion.settings import Settings
 from companion.table import Table
 from tests.web.conftest import Server
 from web import commands
@@ -90,7 +91,7 @@ def test_serve_says_loudly_that_the_gpio_timer_fell_back(lgpio_fails: None,
 
 
 def test_doctor_says_the_gpio_timer_fell_back(lgpio_fails: None, tmp_path: Path) -> None:
-    (finding,) = doctor.check_timer(doctor.Setup(tmp_path / "none.toml", timer="gpio"))
+    (finding,) = doctor.check_timer(doctor.Setup(Settings(tmp_path / "none.toml", timer="gpio")))
     assert not finding.ok
     assert "fell back to NativeFactory" in finding.detail
     assert "Falling back from lgpio" in finding.detail
@@ -157,7 +158,7 @@ def kernel_says(root: Path, driver: str, name: str, value: str) -> None:
 
 
 def release_finding(timer: str = "gpio") -> list[doctor.Finding]:
-    return list(doctor.check_pin_release(doctor.Setup(Path("/nonexistent"), timer=timer)))
+    return list(doctor.check_pin_release(doctor.Setup(Settings(Path("/nonexistent"), timer=timer))))
 
 
 def test_a_kernel_that_keeps_released_outputs_is_a_problem(pi: Path) -> None:
