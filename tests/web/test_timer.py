@@ -14,7 +14,7 @@ from companion.hardware import FakeClock, open_timer
 from companion.table import Table
 from tests.web.conftest import PIN
 from tests.web.test_api import read_events
-from web import create_app
+from web.app import create_app
 
 WRITE = {"X-Table-Pin": PIN}
 
