@@ -36,7 +36,12 @@ def test_a_slow_listener_does_not_hold_up_another_game(table: Table) -> None:
     player.start()
     assert inside.wait(10)
     answered = threading.Event()
-    threading.Thread(target=lambda: (table.play(other, FLIP), answered.set())).start()
+
+    def move() -> None:
+        table.play(other, FLIP)
+        answered.set()
+
+    threading.Thread(target=move).start()
     assert answered.wait(5), "a move in another game waited for the first game's listener"
     done.set()
     player.join(10)
