@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import importlib
+import importlib.util
 import json
 import threading
 from functools import cache
@@ -23,17 +24,26 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 
+from companion import games
 from web.auth import require_pin
 from web.errors import ApiError
 
 bp = Blueprint("camera", __name__)
 
-GAMES = ("shoal", "poodivers")
 IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"BM", b"RIFF")
 FIELDS = {"game", "layout"}
 OVERLAY_WIDTH = 1200
 CROP_WIDTH = 240
 _reading = threading.Lock()   # one reading at a time: a Pi has few cores to share
+
+
+def camera_games() -> list[str]:
+    """The games of the registry that photos can be read for: those vision has a reader
+    module of the game's name for."""
+    try:
+        return [n for n in games.available() if importlib.util.find_spec(f"vision.{n}")]
+    except ImportError:
+        return []
 
 
 def _vision() -> Any:
@@ -148,8 +158,9 @@ def read() -> Any:
     if not request.mimetype.startswith("multipart/form-data"):
         raise ApiError(415, "send the photo as multipart/form-data (field \"photo\")")
     game = request.form.get("game", "")
-    if game not in GAMES:
-        raise ApiError(400, f"\"game\" is one of {', '.join(GAMES)}, not {game!r}")
+    readable = camera_games()
+    if game not in readable:
+        raise ApiError(400, f"\"game\" is one of {', '.join(readable)}, not {game!r}")
     data = _upload()
     if data is None and not current_app.config.get("CAMERA"):
         raise ApiError(400, "no photo: send the picture in the field \"photo\" (this "

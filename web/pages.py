@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import socket
+from pathlib import Path
 from typing import Any
 
 import segno
@@ -17,7 +18,13 @@ from web.errors import ApiError
 
 bp = Blueprint("pages", __name__)
 
-GAME_PAGES = {"poodivers", "shark", "drshark", "shoal"}
+
+
+def page_script(name: str) -> str | None:
+    """The game's page script ``static/games/<name>.js``, if it has one (a game of the
+    registry without one gets the common page only)."""
+    folder = Path(current_app.static_folder or "") / "games"
+    return name if (folder / f"{name}.js").is_file() else None
 
 
 def lan_address() -> str:
@@ -79,7 +86,7 @@ def game_page(session_id: int) -> str:
     name = game_session.game.name
     return render_template("game.html", session_id=session_id, game=name,
                            title=game_session.game.title, players=game_session.players,
-                           script=name if name in GAME_PAGES else None,
+                           script=page_script(name),
                            browser_timer=current_app.config.get("TIMER_SPEC") == "browser",
                            **_common())
 
