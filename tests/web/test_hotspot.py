@@ -113,7 +113,11 @@ def test_the_start_page_shows_the_wifi_code_then_the_dashboard(
         codes = []
         for img in ("#join-wifi img.qr", ".join:not(#join-wifi) img.qr"):
             page.locator(img).screenshot(path=str(tmp_path / "qr.png"))
-            text, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.imread(str(tmp_path / "qr.png")))
+            qr = cv2.imread(str(tmp_path / "qr.png"))          # enlarged, with a quiet zone
+            big = cv2.copyMakeBorder(cv2.resize(qr, None, fx=3, fy=3,
+                                                interpolation=cv2.INTER_NEAREST),
+                                     40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+            text, _, _ = cv2.QRCodeDetector().detectAndDecode(big)
             codes.append(text)
         assert codes == [r"WIFI:T:WPA;S:Ann's table;P:sea\;shell\:42;;",
                          f"http://10.42.0.1:{server.port}/"]
