@@ -25,6 +25,7 @@ browser:
 test: install browser
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/vulture
 	$(BIN)/pytest
 
 # The Raspberry Pi's service install (hardware.md, "Service on Raspberry Pi OS"), as root:

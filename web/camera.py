@@ -32,8 +32,6 @@ bp = Blueprint("camera", __name__)
 
 IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"BM", b"RIFF")
 FIELDS = {"game", "layout"}
-READER = "vision.mat"
-"""The vision module whose presence means photos can be read."""
 OVERLAY_WIDTH = 1200
 CROP_WIDTH = 240
 _reading = threading.Lock()   # one reading at a time: a Pi has few cores to share
@@ -49,15 +47,10 @@ def camera_games() -> list[str]:
 
 
 def _vision() -> Any:
-    """The vision modules, or a 503 saying they are missing."""
-    try:
-        importlib.import_module(READER)
-        return {name: importlib.import_module(f"vision.{name}") for name in
-                ("decks", "errors", "images", "mat", "matching", "poodivers", "shoal",
-                 "sources")}
-    except ImportError as err:
-        raise ApiError(503, f"camera reading is not available in this install ({err})") \
-            from None
+    """The vision modules, imported at the first photo (OpenCV takes a while to load)."""
+    return {name: importlib.import_module(f"vision.{name}") for name in
+            ("decks", "errors", "images", "mat", "matching", "poodivers", "shoal",
+             "sources")}
 
 
 def _upload() -> bytes | None:

@@ -58,12 +58,8 @@ def _may_show_pin() -> bool:
 
 
 def shoal_goals() -> dict[str, str]:
-    """The default Shoal deck's goal cards, id -> what they score (empty if the Shoal
-    engine is not installed)."""
-    try:
-        from companion.games.shoal.deck import load_deck
-    except ImportError:
-        return {}
+    """The default Shoal deck's goal cards, id -> what they score."""
+    from companion.games.shoal.deck import load_deck
     deck = load_deck("default")
     return {gid: "; ".join(g.describe() for g in card.goals)
             for gid, card in sorted(deck.goals.items())}
