@@ -10,6 +10,10 @@ Settings come from ``~/.config/companion/config.toml`` (``$XDG_CONFIG_HOME`` res
     timer = "serial:/dev/ttyACM0"     # browser | gpio | serial:URL
     camera = "0"                      # a camera index, device or image file
     show_pin = false                  # show the PIN on every start page, not just the Pi's
+    hub = "mqtt://192.168.1.10:1883"  # publish every game to a hub (README, "Hub")
+    table = "table-1"                 # this table's name at the hub (and broker user)
+    hub_username = "table-1"          # the broker user (default: the table's name)
+    hub_password = "..."
     threads = 64                      # each open live page holds one
     [hardware]                        # pins, port, durations: see hardware.md
     [vision]                          # files for "score from camera"
@@ -39,7 +43,8 @@ from companion.table import Table
 from web import create_app
 
 KEYS = {"host": str, "port": int, "db": str, "pin": str, "timer": str, "camera": str,
-        "show_pin": bool, "threads": int, "vision": dict, "hardware": dict}
+        "show_pin": bool, "threads": int, "vision": dict, "hardware": dict,
+        "hub": str, "table": str, "hub_username": str, "hub_password": str}
 KIND_WORDS = {str: "text in quotes", int: "a whole number", bool: "true or false",
               dict: "a [table]"}
 DEFAULTS: dict[str, Any] = {"host": "0.0.0.0", "port": 8000, "timer": "browser",
@@ -78,7 +83,7 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     """Defaults, then the config file, then the flags given on the command line."""
     out = dict(DEFAULTS)
     out.update(load_config(args.config or config_path(), explicit=args.config is not None))
-    for key in ("host", "port", "db", "pin", "timer", "camera", "threads"):
+    for key in ("host", "port", "db", "pin", "timer", "camera", "threads", "hub", "table"):
         value = getattr(args, key)
         if value is not None:
             out[key] = value
@@ -130,6 +135,24 @@ def open_timer(spec: str, table: Table, conf: dict[str, Any]) -> tuple[Any, str 
         return None, f"cannot open the {spec} timer: {err}"
 
 
+def start_publishing(table: Table, conf: dict[str, Any]) -> tuple[Any, str | None]:
+    """With ``hub`` set, the hub package's publisher of this table's games (or why not)."""
+    if not conf.get("hub"):
+        return None, None
+    try:
+        from hub.publish import start_publisher
+    except ImportError as err:
+        return None, f"--hub needs the hub package ({err})"
+    try:
+        publisher = start_publisher(table, conf["hub"], conf.get("table"),
+                                    conf.get("hub_username"), conf.get("hub_password"))
+    except ValueError as err:
+        return None, str(err)
+    print(f"companion: publishing every game to {publisher.url} as table {publisher.name}",
+          file=sys.stderr, flush=True)
+    return publisher, None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         conf = settings(args)
@@ -153,6 +176,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
                   "counts down and plays the clapper)", file=sys.stderr)
     if timer is None:
         print(f"companion: {problem}; the dashboard runs without a timer", file=sys.stderr)
+    publisher, problem = start_publishing(table, conf)
+    if problem:
+        print(f"companion: {problem}", file=sys.stderr)
+        return 2
     app = create_app(table, {
         "TABLE_PIN": pin, "SECRET_KEY": key, "TIMER": timer, "TIMER_SPEC": spec,
         "TIMER_PROBLEM": problem, "CAMERA": conf.get("camera"),
@@ -175,6 +202,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         if timer is not None and hasattr(timer, "close"):
             timer.close()
+        if publisher is not None:
+            publisher.close()
     return 0
 
 
@@ -192,6 +221,9 @@ def register(sub: Any) -> None:
     s.add_argument("--camera", default=None, help="camera source for score-from-camera")
     s.add_argument("--config", type=Path, default=None,
                    help="config file (default ~/.config/companion/config.toml)")
+    s.add_argument("--hub", default=None, help="publish every game to the hub's MQTT broker, "
+                   "mqtt://HOST:PORT (default: none)")
+    s.add_argument("--table", default=None, help="this table's name at the hub")
     s.add_argument("--threads", type=int, default=None,
                    help="worker threads (each open live page holds one; default 64)")
     s.set_defaults(func=cmd_serve)
