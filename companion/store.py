@@ -157,7 +157,10 @@ class Store:
     """The event store. Safe to share between threads; other processes may open the
     same file at the same time (SQLite's locking serialises writers)."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, durable: bool = True) -> None:
+        """``durable=False``: this connection's commits skip the fsync (WAL's
+        ``synchronous=NORMAL``), for bookkeeping a power cut may undo without harm (what
+        was published is then published again)."""
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -165,7 +168,7 @@ class Store:
                 self.path, check_same_thread=False, isolation_level=None, timeout=10
             )
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._lock = threading.RLock()
             self._migrate()

@@ -39,7 +39,7 @@ class Follower:
         self.ignored = 0
         self._inbox: queue.SimpleQueue[tuple[str, bytes] | None] = queue.SimpleQueue()
         self._listeners: list[Listener] = []
-        self._asked: dict[tuple[str, int | None], tuple[int, float]] = {}
+        self._asked: dict[tuple[str, int], tuple[int, float]] = {}
         self.client = mqtt.client(f"companion-hub-{username or 'anonymous'}", url, username,
                                   password)
         self.client.on_connect = self._on_connect
@@ -120,13 +120,13 @@ class Follower:
                 except topics.BadMessage as err:
                     self.ignored += 1
                     log.warning("ignored a message on %s: %s", topic[:200], err)
-        for table in syncs:
-            self._ask(table, None, {"games": {str(g): n for g, n in
-                                              self.ledger.known(table).items()},
-                                    "all": True})
+        for table in syncs:  # a (re)connection: always asked, at most once a connection
+            self._publish_ask(table, {"games": {str(g): n for g, n in
+                                                self.ledger.known(table).items()},
+                                      "all": True})
         for table, wanted in asks.items():
             if table not in syncs:
-                self._ask(table, wanted, {"games": {str(g): n for g, n in wanted.items()}})
+                self._ask(table, wanted)
         if changed:
             for listener in list(self._listeners):
                 try:
@@ -142,6 +142,8 @@ class Follower:
         data = topics.loads(payload)
         if where.what == "status":
             online = topics.parse_status(data)
+            if online is None:
+                return
             if self.ledger.set_online(where.table, online):
                 changed.add(where.table)
             if online:
@@ -165,14 +167,17 @@ class Follower:
             self.ignored += 1
             log.warning("ignored %s: it contradicts the table's sequence (%s)", event.id, why)
 
-    def _ask(self, table: str, wanted: dict[int, int] | None, request: dict[str, Any]) -> None:
-        """Publish a replay request unless the same was asked a moment ago."""
+    def _ask(self, table: str, wanted: dict[int, int]) -> None:
+        """Ask for the changes after ``wanted[game]``, unless the same was asked a moment
+        ago (the answer may be on its way)."""
         now = time.monotonic()
-        keys = [(table, None)] if wanted is None else [(table, g) for g in wanted]
-        marks = [(wanted or {}).get(k[1] or 0, -1) for k in keys]
-        if all(self._asked.get(k, (-2, 0.0))[0] == m and now - self._asked[k][1] < ASK_AGAIN
-               for k, m in zip(keys, marks, strict=True)):
-            return
-        for k, m in zip(keys, marks, strict=True):
-            self._asked[k] = (m, now)
+        fresh = {g: n for g, n in wanted.items()
+                 if self._asked.get((table, g), (-1, 0.0))[0] != n
+                 or now - self._asked[(table, g)][1] > ASK_AGAIN}
+        if fresh:
+            for g, n in fresh.items():
+                self._asked[(table, g)] = (n, now)
+            self._publish_ask(table, {"games": {str(g): n for g, n in fresh.items()}})
+
+    def _publish_ask(self, table: str, request: dict[str, Any]) -> None:
         self.client.publish(topics.replay_topic(table), topics.dumps(request), qos=1)

@@ -66,7 +66,7 @@ def client(client_id: str, url: BrokerURL, username: str | None,
         c.username_pw_set(username, password)
     if url.tls:
         c.tls_set(ca_certs=url.ca)
-    c.reconnect_delay_set(1, 8)
+    c.reconnect_delay_set(1, 4)
     c.max_inflight_messages_set(100)
     return c
 

@@ -177,7 +177,16 @@ def parse_view(topic: Topic, data: dict[str, Any]) -> int:
     return _whole(data, "n", 1)
 
 
-def parse_status(data: dict[str, Any]) -> bool:
+def probe(table: str) -> dict[str, Any]:
+    """What ``companion doctor`` publishes (not retained) on a table's status topic to
+    check the broker's ACL; the hub ignores it."""
+    return {"table": table, "probe": True}
+
+
+def parse_status(data: dict[str, Any]) -> bool | None:
+    """Whether the table is online; ``None`` for the doctor's probe."""
+    if data.get("probe") is True:
+        return None
     online = data.get("online")
     if not isinstance(online, bool):
         raise BadMessage("a status needs 'online': true or false")

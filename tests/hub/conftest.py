@@ -163,6 +163,7 @@ class Hub(Proc):
     """``companion hub --broker … --db …`` as the broker's user ``hub``."""
 
     def __init__(self, home: Path, mqtt_url: str, db: Path | None = None) -> None:
+        home.mkdir(parents=True, exist_ok=True)
         (home / "hub-password").write_text(PASSWORDS["hub"] + "\n", "utf-8")
         self.db = db or home / "hub.db"
         super().__init__(home, ["hub", "--broker", mqtt_url, "--db", str(self.db),
