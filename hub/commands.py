@@ -29,27 +29,21 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _config(args: argparse.Namespace) -> dict[str, Any]:
-    from web.commands import config_path, load_config
-    return load_config(args.config or config_path(), explicit=args.config is not None)
-
-
 def cmd_hub(args: argparse.Namespace) -> int:
     import waitress
 
-    from companion.store import default_path
+    from companion.settings import ConfigError, Settings
     from hub import broker, mqtt
     from hub.app import create_app
     from hub.follow import Follower
     from hub.ledger import Ledger
-    from web.commands import ConfigError
 
     logging.basicConfig(level=logging.INFO, format="companion hub: %(message)s")
     try:
-        conf = _config(args)
+        conf = Settings.load(args.config)
     except ConfigError as err:
         return _fail(str(err))
-    text = args.broker or conf.get("hub") or (EMBEDDED if args.embedded_broker else None)
+    text = args.broker or conf.hub or (EMBEDDED if args.embedded_broker else None)
     if not text:
         return _fail("give the broker: --broker mqtt://HOST:PORT (or --embedded-broker to "
                      "start Mosquitto here)")
@@ -57,14 +51,16 @@ def cmd_hub(args: argparse.Namespace) -> int:
         url = mqtt.parse_url(text)
     except mqtt.BadBrokerURL as err:
         return _fail(str(err))
-    username = args.username or conf.get("hub_username")
-    password = conf.get("hub_password")
+    if not 1 <= args.port <= 65535:
+        return _fail(f"--port {args.port} is not a TCP port (1 to 65535)")
+    username = args.username or conf.hub_username
+    password = conf.hub_password
     if args.password_file:
         try:
             password = args.password_file.read_text("utf-8").strip()
         except OSError as err:
             return _fail(f"cannot read the password file: {err}")
-    db = Path(args.db).expanduser() if args.db else default_path().parent / "hub.db"
+    db = Path(args.db).expanduser() if args.db else conf.data_dir / "hub.db"
     child = None
     if args.embedded_broker:
         try:

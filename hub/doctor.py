@@ -60,21 +60,19 @@ def probe(url: Any, username: str, password: str | None, table: str,
 def check_hub(setup: Setup) -> Iterable[Finding]:
     from hub import mqtt, topics
 
-    conf = setup.config
-    if not conf.get("hub"):
+    conf = setup.settings
+    if not conf.hub:
         yield well("hub", "not publishing to a hub (no hub = \"mqtt://…\" in config.toml)")
         return
     try:
-        url = mqtt.parse_url(str(conf["hub"]))
-        name = topics.check_table_name(str(conf.get("table") or ""))
+        url = mqtt.parse_url(conf.hub)
+        name = topics.check_table_name(conf.table or "")
     except ValueError as err:
         yield problem("hub", str(err), 'set hub = "mqtt://HOST:PORT" and table = "NAME" in '
                       "config.toml")
         return
-    user = str(conf.get("hub_username") or name)
-    password = conf.get("hub_password")
-    verdict, detail = probe(url, user, str(password) if password is not None else None,
-                            name)
+    user = conf.hub_username or name
+    verdict, detail = probe(url, user, conf.hub_password, name)
     if verdict == "unreachable":
         yield problem("hub", f"cannot reach the broker {url}: {detail}",
                       "is Mosquitto running there (sudo systemctl status mosquitto) and is "

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from companion.doctor import Setup
+from companion.settings import Settings
 from hub.doctor import check_hub
 from tests.hub.conftest import PASSWORDS, Mosquitto, free_port
 
 
 def findings(config: dict) -> list:
-    return list(check_hub(Setup(Path("/nonexistent/config.toml"), config=config)))
+    return list(check_hub(Setup(Settings(path=Path("/nonexistent/config.toml"), **config))))
 
 
 def test_the_doctor_checks_the_broker_and_the_credentials(mosquitto: Mosquitto) -> None:
