@@ -54,14 +54,18 @@ class GameCopy:
     actions: list[dict[str, Any]] = field(default_factory=list)
     state: Any = None
     updated: float = 0.0
+    _summary: dict[str, Any] | None = None
 
     def summary(self) -> dict[str, Any]:
-        """The game as ``GET /api/tables`` lists it."""
-        s = self.engine.summary(self.state)
-        return {"id": self.id, "game": self.engine.name, "title": self.engine.title,
+        """The game as ``GET /api/tables`` lists it (made once per change)."""
+        if self._summary is None or self._summary["n"] != self.n:
+            s = self.engine.summary(self.state)
+            self._summary = {
+                "id": self.id, "game": self.engine.name, "title": self.engine.title,
                 "players": s["players"], "current": s["current"], "over": s["over"],
                 "scores": s["scores"], "winners": s["winners"], "seq": len(self.actions),
                 "n": self.n, "updated": self.updated}
+        return dict(self._summary)
 
 
 def _body(event: Event) -> str:
@@ -231,5 +235,5 @@ class Ledger:
     def finished(self) -> list[dict[str, Any]]:
         """Every finished game's summary with its table, for the league."""
         with self._lock:
-            return [{"table": c.table, **c.summary()} for c in self.copies.values()
-                    if c.engine.is_over(c.state)]
+            return [{"table": c.table, **s} for c in self.copies.values()
+                    if (s := c.summary())["over"]]

@@ -20,6 +20,13 @@ from typing import Any
 import pytest
 
 from hub import broker
+from tests.web.conftest import (  # noqa: F401 (fixtures for the hub's browser test)
+    PHONE,
+    TABLET,
+    new_browser,
+    playwright_driver,
+    screenshot,
+)
 
 ACL = Path(__file__).resolve().parents[2] / "deploy" / "mosquitto" / "companion.acl"
 TABLES = ("t1", "t2", "t3")

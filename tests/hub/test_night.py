@@ -22,7 +22,16 @@ import pytest
 from companion.store import Store
 from hub import mqtt, topics
 from hub.league import league
-from tests.hub.conftest import PASSWORDS, Hub, Mosquitto, Table, wait_for
+from tests.hub.conftest import (
+    PASSWORDS,
+    PHONE,
+    TABLET,
+    Hub,
+    Mosquitto,
+    Table,
+    screenshot,
+    wait_for,
+)
 from tests.hub.games import PLAYERS, TALLY
 from tests.web.scripted import choose
 
@@ -258,3 +267,30 @@ def test_another_tables_name_is_refused_and_garbage_changes_nothing(night: Night
     assert at_hub(night, "t2", 99) is None
     assert at_hub(night, "t1", gid + 1000) is None
     assert all(t["online"] for t in after["tables"])
+
+
+def test_a_phone_follows_a_tables_game_live_from_the_hub(night: Night, new_browser: Any) -> None:
+    t2 = night.tables["t2"]
+    view = start(t2, "poodivers", ["Ann", "Ben"])
+    phone = new_browser(PHONE).new_page()
+    phone.goto(night.hub.url + "/tables/t2")
+    phone.wait_for_selector("#live.on")
+    box = f'[data-game="t2/{view["id"]}"]'
+    phone.wait_for_selector(f'{box}[data-seq="0"]')
+    rnd = random.Random(7)
+    for _ in range(6):
+        view = burst(t2, view, 1, rnd)
+        phone.wait_for_selector(f'{box}[data-seq="{view["seq"]}"]', timeout=15_000)
+    turn = phone.locator(f"{box} .turn").inner_text()
+    assert turn == (f"{view['current']} to play" if not view["over"] else turn)
+    rows = phone.locator(f"{box} .scores tr").all_inner_texts()
+    assert [r.split()[0] for r in rows] == list(view["scores"])
+    assert [int(r.split()[-1]) for r in rows] == list(view["scores"].values())
+    screenshot(phone, "hub-table-on-a-phone")
+    room = new_browser(TABLET).new_page()
+    room.goto(night.hub.url + "/")
+    for name in ("t1", "t2", "t3"):
+        room.wait_for_selector(f'[data-table="{name}"] .state.on')
+    room.wait_for_selector("#league .league")
+    assert "Ann" in room.locator("#league").inner_text()
+    screenshot(room, "hub-every-table")
