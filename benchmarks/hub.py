@@ -87,6 +87,8 @@ class SimTable:
         self.rnd = random.Random(seed)
         self.game = 0
         self.acks: dict[tuple[str, int, int], float] = {}
+        if not self.publisher.connected.wait(30):
+            raise SystemExit(f"{name} could not connect to the broker")
         self._next_game()
 
     def _next_game(self) -> None:
@@ -230,6 +232,7 @@ def main() -> None:
             time.sleep(0.1)
         if viewer is None:
             raise SystemExit(f"the hub did not start: see {home / 'hub.log'}")
+        time.sleep(2)  # the hub subscribes right after its page is up
         tables = [SimTable(home, n, url, f"{n}-pw", seed=i) for i, n in enumerate(names)]
         paced = run_for(tables, args.seconds, args.pace)
         pace_latency: dict[str, Any] = {"changes_played": paced}
