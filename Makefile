@@ -29,6 +29,7 @@ broker:
 test: install browser broker
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/vulture
 	$(BIN)/pytest
 
 # The Raspberry Pi's service install (hardware.md, "Service on Raspberry Pi OS"), as root:

@@ -67,39 +67,39 @@ def create_app(ledger: Ledger, config: dict[str, Any] | None = None) -> Flask:
     app.debug = False
     feed = Feed(ledger)
     app.extensions.update(ledger=ledger, feed=feed)
-    own = Blueprint("hub", __name__, static_folder="static", static_url_path="/hub-static",
+    bp = Blueprint("hub", __name__, static_folder="static", static_url_path="/hub-static",
                     template_folder="templates")
 
     def common() -> dict[str, Any]:
         return {"version": __version__, "broker": app.config["BROKER"]}
 
-    @own.get("/")
+    @bp.get("/")
     def index() -> str:
         return render_template("hub.html", **common())
 
-    @own.get("/tables/<name>")
+    @bp.get("/tables/<name>")
     def table_page(name: str) -> str:
         if not topics.TABLE_NAME.match(name):
             abort(404)
         return render_template("hub_table.html", table=name, **common())
 
-    @own.get("/api/tables")
+    @bp.get("/api/tables")
     def api_tables() -> Any:
         return jsonify(ledger.tables_json())
 
-    @own.get("/api/tables/<name>")
+    @bp.get("/api/tables/<name>")
     def api_table(name: str) -> Any:
         if not topics.TABLE_NAME.match(name) or name not in {
                 t["table"] for t in ledger.tables_json()["tables"]}:
             return jsonify(error=f"no table named {name[:40]!r} has been seen"), 404
         return jsonify(ledger.table_json(name))
 
-    @own.get("/api/league")
+    @bp.get("/api/league")
     def api_league() -> Any:
         titles = {n: games.get(n).title for n in games.available()}
         return jsonify(league(ledger.finished(), titles))
 
-    @own.get("/api/events")
+    @bp.get("/api/events")
     def events() -> Response:
         """Every table's changes (``?table=NAME``: that table's), each as the table's
         whole entry of ``/api/tables``; the current state first."""
@@ -130,7 +130,7 @@ def create_app(ledger: Ledger, config: dict[str, Any] | None = None) -> Flask:
         response.headers["X-Accel-Buffering"] = "no"
         return response
 
-    @own.get("/healthz")
+    @bp.get("/healthz")
     def healthz() -> Any:
         return jsonify(ok=True, version=__version__,
                        tables=len(ledger.tables_json()["tables"]))
@@ -148,5 +148,5 @@ def create_app(ledger: Ledger, config: dict[str, Any] | None = None) -> Flask:
             "default-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'")
         return response
 
-    app.register_blueprint(own)
+    app.register_blueprint(bp)
     return app

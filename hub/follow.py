@@ -36,7 +36,6 @@ class Follower:
         self.ledger = ledger
         self.url = url
         self.connected = threading.Event()
-        self.ignored = 0
         self._inbox: queue.SimpleQueue[tuple[str, bytes] | None] = queue.SimpleQueue()
         self._listeners: list[Listener] = []
         self._asked: dict[tuple[str, int], tuple[int, float]] = {}
@@ -118,7 +117,6 @@ class Follower:
                 try:
                     self._one(topic, payload, changed, asks, syncs)
                 except topics.BadMessage as err:
-                    self.ignored += 1
                     log.warning("ignored a message on %s: %s", topic[:200], err)
         for table in syncs:  # a (re)connection: always asked, at most once a connection
             self._publish_ask(table, {"games": {str(g): n for g, n in
@@ -164,7 +162,6 @@ class Follower:
             asks.setdefault(where.table, {})[where.game_id] = self.ledger.have(
                 where.table, where.game_id)
         elif verdict == CONTRADICTION:
-            self.ignored += 1
             log.warning("ignored %s: it contradicts the table's sequence (%s)", event.id, why)
 
     def _ask(self, table: str, wanted: dict[int, int]) -> None:
