@@ -267,10 +267,12 @@ def main() -> None:
             t.close()
         print(json.dumps(out, indent=1))
     finally:
-        hub.terminate()
-        hub.wait(10)
-        mosq.terminate()
-        mosq.wait(10)
+        for proc in (hub, mosq):
+            proc.terminate()
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 if __name__ == "__main__":
