@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.store import Store
+from companion.store import SCHEMA_VERSION, Store
 
 OPS = st.lists(st.tuples(st.sampled_from(["play", "undo", "redo"]), st.integers(0, 1)),
                max_size=25)
@@ -84,7 +84,7 @@ def test_a_version_1_database_moves_forward(tmp_path: Path) -> None:
     """)
     db.close()
     store = Store(path)
-    assert store._db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert store.actions(1) == [{"type": "a"}]
     assert [(c.kind, c.seq) for c in store.changes(1)] == [
         ("create", 0), ("play", 1), ("play", 2), ("undo", 1)]
