@@ -147,9 +147,13 @@ def test_babanipoulos_takes_one_and_gives_two(server: Server, new_browser: Any) 
     form = page.locator('form.legal[data-type="service"]')
     form.locator('select[data-field="from"]').select_option('"Ben"')
     form.locator('select[data-field="take"]').select_option('"map-1b"')
-    form.locator('fieldset[data-field="give"] input[value=\'"key-1a"\']').check()
-    form.locator('fieldset[data-field="give"] input[value=\'"key-1b"\']').check()
-    form.locator("button[type=submit]").click()
+    for clue in ("key-1a", "key-1b"):     # ticked from the keyboard: the pinned status
+        box = form.locator(f'fieldset[data-field="give"] input[value=\'"{clue}"\']')
+        box.focus()                        # bar may cover a box scrolled to the top
+        page.keyboard.press("Space")
+        assert box.is_checked()
+    form.locator("button[type=submit]").focus()
+    page.keyboard.press("Enter")
     wait_seq(page, seq + 1)
     dossiers = api_get(server, f"/api/games/{sid}")["state"]["dossiers"]
     assert dossiers["Cid"]["clues"] == ["map-1b"]
@@ -203,7 +207,7 @@ def test_a_digital_peek_shows_the_face_on_the_peeking_phone_only(
         server: Server, new_browser: Any) -> None:
     cells = card_cells(rows_of("square"))
     faces = ["blank", "object"] + ["object"] * 40 + ["sleeper"] * 14 + ["blank"] * 8
-    deal = dict(zip(cells, faces, strict=True))
+    deal = dict(zip(map(str, cells), faces, strict=True))
     sid = api_post(server, "/api/games", {"game": "poodivers", "players": ["Ann", "Ben"],
                                           "options": {"digital": True, "deal": deal}})["id"]
     ann = touch_page(new_browser, "phone")
