@@ -35,12 +35,14 @@ import numpy as np
 
 from companion.games.poodivers.layout import named, rows_of
 from companion.games.shoal.deck import load_deck
-from vision import art, matching, poodivers, shoal, synth
+from vision import art, synth
 from vision.decks import load_deck as vision_deck
 from vision.decks import load_faces
 from vision.errors import VisionError
 from vision.mat import standard
+from vision.poodivers import PooDiversReader
 from vision.reading import Reading
+from vision.shoal import ShoalReader
 
 
 def errors(truth: dict[str, str], read: dict[str, str]) -> int:
@@ -88,11 +90,11 @@ def main() -> None:
         deck_json = load_deck("default").to_json()
         art.write_deck(Path(tmp) / "deck", deck_json)
         deck = vision_deck(Path(tmp) / "deck")
-        shoal_templates = matching.shoal_templates(deck)
+        shoal_reader = ShoalReader(deck, spec)
         faces = load_faces(art.write_faces(Path(tmp) / "faces"))
-        poo_templates = matching.poo_templates(faces)
         images = {k: [cv2.imread(str(f)) for f in v] for k, v in faces.faces.items()}
         layouts = [rows_of(name) for name in sorted(named())]
+        poo_readers = {rows: PooDiversReader(faces, spec, rows) for rows in layouts}
 
         out: dict[str, Any] = {
             "preset": args.preset, "seed": args.seed, "photo": list(synth.PHOTO_SIZE),
@@ -101,13 +103,12 @@ def main() -> None:
                        "1 thread",
         }
         def shoal_case(s: int) -> Case:
-            return (synth.shoal_scene(deck_json, spec, s, distortions),
-                    lambda photo: shoal.read(photo, deck, spec, shoal_templates))
+            return synth.shoal_scene(deck_json, spec, s, distortions), shoal_reader.read
 
         def poodivers_case(s: int) -> Case:
             rows = layouts[s % len(layouts)]
             return (synth.poodivers_scene(images, faces.card_mm, rows, spec, s, distortions),
-                    lambda photo: poodivers.read(photo, faces, rows, spec, poo_templates))
+                    poo_readers[rows].read)
 
         out["shoal"] = run(shoal_case, args.n, args.seed)
         out["poodivers"] = run(poodivers_case, args.n, args.seed)

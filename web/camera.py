@@ -6,7 +6,10 @@ without a photo the companion's own camera (``--camera``) takes one. The reading
 package's, with the deck, faces and mat files of the ``[vision]`` settings (the shipped
 Shoal deck and the project's A3 mat by default). The answer is the contract's ``{game,
 cells, confidence, ms}`` plus ``overlay``: the photo with every recognised cell
-outlined, as a JPEG data URL, for the players to compare with the layout on screen.
+outlined, as a JPEG data URL, for the players to compare with the layout on screen, and
+``unsure`` (the cells to check, with their candidates and boxes: see
+:mod:`vision.reading`). Readers are built once per set of files and read with one
+thread (:mod:`vision.threads`).
 """
 
 from __future__ import annotations
@@ -40,8 +43,7 @@ def _vision() -> Any:
     try:
         importlib.import_module(READER)
         return {name: importlib.import_module(f"vision.{name}") for name in
-                ("decks", "errors", "images", "mat", "matching", "poodivers", "shoal",
-                 "sources")}
+                ("errors", "images", "sources")}
     except ImportError as err:
         raise ApiError(503, f"camera reading is not available in this install ({err})") \
             from None
@@ -77,26 +79,24 @@ def _camera_photo(v: Any) -> Any:
 
 
 @cache
-def _shoal_kit(deck: str | None, mat: str | None) -> tuple[Any, Any, Any]:
-    v = _vision()
-    loaded = v["decks"].load_deck(Path(deck) if deck else "default")
-    return loaded, v["mat"].mat_of(Path(mat) if mat else None), \
-        v["matching"].shoal_templates(loaded)
+def _shoal_reader(deck: str | None, mat: str | None) -> Any:
+    """The Shoal reader of the configured files, built once (templates and margins)."""
+    from vision.shoal import ShoalReader
+
+    return ShoalReader.from_files(Path(deck) if deck else None, Path(mat) if mat else None)
 
 
 @cache
-def _poo_kit(faces: str, mat: str | None) -> tuple[Any, Any, Any]:
-    v = _vision()
-    loaded = v["decks"].load_faces(Path(faces))
-    return loaded, v["mat"].mat_of(Path(mat) if mat else None), \
-        v["matching"].poo_templates(loaded)
+def _poo_reader(faces: str, mat: str | None, rows: tuple[str, ...]) -> Any:
+    from vision.poodivers import PooDiversReader
+
+    return PooDiversReader.from_files(Path(faces), Path(mat) if mat else None, rows)
 
 
 def _read(v: Any, game: str, photo: Any, layout: str) -> Any:
     files = current_app.config.get("VISION") or {}
     if game == "shoal":
-        deck, mat, templates = _shoal_kit(files.get("deck"), files.get("mat"))
-        return v["shoal"].read(photo, deck, mat, templates)
+        return _shoal_reader(files.get("deck"), files.get("mat")).read(photo)
     if not files.get("faces"):
         raise ApiError(503, "reading Tokyo Poo Divers needs the card faces: set faces "
                             "under [vision] in config.toml (see `companion vision`)")
@@ -106,8 +106,7 @@ def _read(v: Any, game: str, photo: Any, layout: str) -> Any:
         rows = rows_of(_layout_option(layout))
     except BadSetup as err:
         raise ApiError(400, str(err)) from None
-    faces, mat, templates = _poo_kit(files["faces"], files.get("mat"))
-    return v["poodivers"].read(photo, faces, rows, mat, templates)
+    return _poo_reader(files["faces"], files.get("mat"), tuple(rows)).read(photo)
 
 
 def _layout_option(text: str) -> object:
