@@ -1,32 +1,37 @@
-"""The ``companion`` command line.
+"""The ``companion`` command line: the composition root.
 
 Exit codes: 0 done, 1 an illegal action in a record, 2 input that cannot be used (with a
-one-line message on stderr). Commands of the other packages (``serve``, ``vision``,
-``hw``, ``score``) register themselves through :data:`EXTENSIONS`, so this package does
-not import them.
+one-line message on stderr). The commands beyond the four here (``serve``, ``score``,
+``hw``, ``doctor``, camera scoring, ...) come from the ``companion.commands`` entry points
+of pyproject.toml: each names a ``register(subparsers)`` function, so this package knows
+no other package by name and a new one plugs in by declaring its own entry point.
+
+Building the parser imports only the registering modules, which import their heavy
+libraries when a command runs: ``companion --version`` answers at once.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from collections.abc import Sequence
+from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion import __version__, record
-from companion.store import Store, StoreError, default_path
-from companion.table import NoSuchSession, Table
+from companion import __version__
 
-EXTENSIONS = ("web.commands", "companion.games.shoal.commands", "companion.hardware.commands",
-              "vision.commands", "companion.doctor")
-"""Modules with a ``register(subparsers)`` function that adds their commands."""
+if TYPE_CHECKING:
+    from companion.table import Table
+
+COMMANDS = "companion.commands"
+"""Entry-point group of ``register(subparsers)`` functions that add commands."""
 
 
 class UsageError(Exception):
-    """Input the command cannot use; printed as one line, exit 2."""
+    """Input a command cannot use; printed as one line, exit 2 (raise it from any
+    command's function)."""
 
 
 def add_db_option(parser: argparse.ArgumentParser) -> None:
@@ -36,10 +41,13 @@ def add_db_option(parser: argparse.ArgumentParser) -> None:
 
 
 def open_table(db: Path | None) -> Table:
+    from companion.store import Store, default_path
+    from companion.table import Table
     return Table(Store(db or default_path()))
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from companion import record
     rec = record.load(args.record)
     out, code = record.replay(rec)
     if args.json or code:
@@ -58,6 +66,7 @@ def _print_summary(out: dict[str, Any]) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from companion.table import NoSuchSession
     table = open_table(args.db)
     try:
         session = table.get(args.session_id)
@@ -87,6 +96,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
+    from companion.store import Store, default_path
     store = Store(args.db or default_path())
     store.backup(args.out)
     print(f"backed up {store.path} to {args.out}")
@@ -120,17 +130,19 @@ def parser() -> argparse.ArgumentParser:
     add_db_option(b)
     b.set_defaults(func=cmd_backup)
 
-    for name in EXTENSIONS:
-        importlib.import_module(name).register(sub)
+    for point in sorted(entry_points(group=COMMANDS), key=lambda ep: ep.name):
+        point.load()(sub)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from companion.record import BadRecord
+    from companion.store import StoreError
     args = parser().parse_args(argv)
     try:
         code: int = args.func(args)
-    except (UsageError, record.BadRecord, StoreError) as err:
-        print(f"companion: {err}", file=sys.stderr)
+    except (UsageError, BadRecord, StoreError) as err:
+        print(f"companion: {' '.join(str(err).split())}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -138,4 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # ``python -m companion.cli`` runs this file as ``__main__``; the commands raise the
+    # UsageError of the module ``companion.cli``, so run that module's main.
+    from companion.cli import main as run
+    sys.exit(run())

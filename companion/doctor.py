@@ -1,19 +1,17 @@
 """``companion doctor``: check the installation and say how to fix what is wrong.
 
 Each check looks at one thing (Python and the packages, the config file, the GPIO pins or
-the clapper box, the database and the disk; the camera and the PIN through the vision
-and web packages) and returns :class:`Finding` s: what it saw and, for a problem, what to
+the clapper box, the database and the disk; the camera and the PIN through the other
+packages' checks) and returns :class:`Finding` s: what it saw and, for a problem, what to
 do. The command prints them all and exits 0 only when every finding is well.
 
-Checks that need ``web`` or ``vision`` live in those packages (``web/doctor.py``,
-``vision/doctor.py``, each with a ``CHECKS`` list) and are imported only when the doctor
-runs, so this package does not depend on them.
+Checks of other packages are modules with a ``CHECKS`` list named by the
+``companion.doctor`` entry points of pyproject.toml, imported only when the doctor runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import importlib.metadata as metadata
 import json
 import os
@@ -31,8 +29,8 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 
 DIST = "table-companion"
-PLUGINS = ("web.doctor", "vision.doctor")
-"""Modules with a ``CHECKS`` list of more checks, imported when the doctor runs."""
+PLUGINS = "companion.doctor"
+"""Entry-point group of modules with a ``CHECKS`` list of more checks."""
 MIN_FREE_BYTES = 200_000_000
 REINSTALL = "run `make install` in the companion's folder (or `.venv/bin/pip install -e .`)"
 SERVICE_HOLDS = ("if `companion serve` is running it holds the hardware: stop it first "
@@ -259,11 +257,12 @@ def all_checks() -> list[tuple[str, Check | None, str | None]]:
     """Every check: the core ones, then those of the plugins (or why a plugin failed)."""
     out: list[tuple[str, Check | None, str | None]] = [
         (c.__name__, c, None) for c in CHECKS]
-    for name in PLUGINS:
+    for point in sorted(metadata.entry_points(group=PLUGINS), key=lambda ep: ep.name):
         try:
-            module = importlib.import_module(name)
+            module = point.load()
         except ImportError as err:
-            out.append((name, None, f"{name} cannot be imported: {err}"))
+            out.append((point.name, None, f"the {point.name} checks cannot be imported: "
+                        f"{err}"))
             continue
         out += [(c.__name__, c, None) for c in module.CHECKS]
     return out

@@ -117,15 +117,16 @@ def secret_key(data_dir: Path) -> str:
     return key
 
 
-def open_timer(spec: str, table: Table, conf: dict[str, Any]) -> tuple[Any, str | None]:
-    """The table timer of ``spec`` (``conf`` is the ``[hardware]`` table), or ``None`` and
-    why not."""
+def open_timer(spec: str, table: Table, conf: dict[str, Any],
+               state_file: Path | None = None) -> tuple[Any, str | None]:
+    """The table timer of ``spec`` (``conf`` is the ``[hardware]`` table; ``state_file``
+    keeps its binding and countdown over a restart), or ``None`` and why not."""
     try:
         hardware = importlib.import_module("companion.hardware")
     except ImportError as err:
         return None, f"the timer package is not installed ({err})"
     try:
-        return hardware.open_timer(spec, table, conf), None
+        return hardware.open_timer(spec, table, conf, state_file=state_file), None
     except (OSError, ValueError, RuntimeError) as err:
         return None, f"cannot open the {spec} timer: {err}"
 
@@ -144,9 +145,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"companion: {err}", file=sys.stderr)
         return 2
     spec = conf["timer"]
-    timer, problem = open_timer(spec, table, conf.get("hardware", {}))
+    state_file = db.parent / "timer-state.json"
+    timer, problem = open_timer(spec, table, conf.get("hardware", {}), state_file)
     if problem and spec != "browser":  # hardware that fails must not stop the game night
-        timer, still = open_timer("browser", table, conf.get("hardware", {}))
+        timer, still = open_timer("browser", table, conf.get("hardware", {}), state_file)
         if still is None:
             spec = "browser"
             print(f"companion: {problem}; using the browser timer instead (the dashboard "

@@ -2,8 +2,10 @@
 
 The timer itself (state machine and backends) is ``companion.hardware``; ``companion
 serve`` opens it and hands it to the app. Its status is a dict with ``state``,
-``ms_left``, ``duration_ms``, ``session`` and ``backend``; pages hear of changes as
-``timer`` events on their live stream.
+``ms_left``, ``duration_ms``, ``game`` (the Dr. Shark game the timer is bound to: the
+hardware buttons act on it) and ``backend``; pages hear of changes as ``timer`` events on
+their live stream. ``POST /api/timer/start {"game": id}`` starts that game's search (the
+timer moves to it); ``POST /api/timer/bind {"game": id}`` moves the timer without starting.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from flask import Blueprint, current_app, jsonify
 from companion.engine import IllegalAction
 from companion.store import Conflict
 from web.auth import require_pin
-from web.errors import ApiError, optional_json_body
+from web.errors import ApiError, json_body, optional_json_body
 
 bp = Blueprint("timer", __name__)
 
@@ -23,8 +25,9 @@ bp = Blueprint("timer", __name__)
 class TableTimer(Protocol):
     """What the dashboard needs of ``companion.hardware``'s timer."""
 
-    def start(self) -> Any: ...
+    def start(self, game: int | None = None) -> Any: ...
     def stop(self) -> Any: ...
+    def bind(self, game: int) -> Any: ...
     def status(self) -> dict[str, Any]: ...
 
 
@@ -36,11 +39,17 @@ def _timer() -> TableTimer:
     return timer
 
 
-def _run(what: str) -> Any:
-    optional_json_body(())
+def _game(body: dict[str, Any]) -> int | None:
+    game = body.get("game")
+    if game is not None and (isinstance(game, bool) or not isinstance(game, int)):
+        raise ApiError(400, f"game is a game id (a number), not {game!r}")
+    return game
+
+
+def _run(what: str, *args: Any) -> Any:
     timer = _timer()
     try:
-        getattr(timer, what)()
+        getattr(timer, what)(*args)
     except (IllegalAction, Conflict, LookupError, RuntimeError, ValueError) as err:
         # e.g. no unfinished Dr. Shark game, or the current player cannot search now
         raise ApiError(409, str(err), timer=timer.status()) from None
@@ -55,12 +64,25 @@ def status() -> Any:
 @bp.post("/api/timer/start")
 @require_pin
 def start() -> Any:
-    """Start the 30 s search of the current player in the latest Dr. Shark game."""
-    return _run("start")
+    """Start the 30 s search of the current player: of ``game`` when the body names one
+    (the timer is bound to it first), else of the bound game."""
+    game = _game(optional_json_body(("game",)))
+    return _run("start", game)
+
+
+@bp.post("/api/timer/bind")
+@require_pin
+def bind() -> Any:
+    """Bind the table timer (and the hardware buttons) to ``game``."""
+    game = _game(json_body(("game",), ("game",)))
+    if game is None:
+        raise ApiError(400, "game is a game id (a number), not null")
+    return _run("bind", game)
 
 
 @bp.post("/api/timer/stop")
 @require_pin
 def stop() -> Any:
     """The searcher stops early (logs ``stop``)."""
+    optional_json_body(())
     return _run("stop")

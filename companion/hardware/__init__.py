@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from companion.hardware.backend import Backend, BrowserBackend
@@ -50,14 +51,16 @@ def open_backend(spec: str, config: HardwareConfig) -> Backend:
 
 
 def open_timer(spec: str, table: Table, config: Mapping[str, Any] | None = None,
-               clock: Clock | None = None) -> TableTimer:
+               clock: Clock | None = None, state_file: Path | None = None) -> TableTimer:
     """The table's timer on the backend named by ``spec`` (see the module docstring).
 
     ``config`` is the ``[hardware]`` table, or the whole config.toml (its ``hardware``
-    table is used). Raises :class:`HardwareError` when ``config`` is wrong or the
-    hardware cannot be opened. Close it with ``close()`` (or use it as a context manager).
+    table is used). ``state_file`` keeps the binding and the countdown across a restart
+    of the service (see :class:`TableTimer`). Raises :class:`HardwareError` when
+    ``config`` is wrong or the hardware cannot be opened. Close it with ``close()`` (or
+    use it as a context manager).
     """
     if config is not None and isinstance(config.get("hardware"), Mapping):
         config = config["hardware"]
     settings = HardwareConfig.from_mapping(config)
-    return TableTimer(table, open_backend(spec, settings), settings, clock)
+    return TableTimer(table, open_backend(spec, settings), settings, clock, state_file)

@@ -139,6 +139,16 @@ class Timer:
         self.state, self._left_ms = TimerState.IDLE, 0
         return True
 
+    def reset(self) -> None:
+        """Idle, whatever the state: the timer now serves another search."""
+        self.state, self._left_ms = TimerState.IDLE, 0
+
+    def pause_at(self, ms: int) -> None:
+        """Paused with ``ms`` left: a search found under way without its countdown."""
+        ms = max(0, min(ms, self.duration_ms))
+        self.state, self._left_ms = TimerState.PAUSED, ms
+        self._next_mark = (ms - 1) // 1000 * 1000
+
     def expire(self) -> bool:
         """End the search now (the clapper box reported its own expiry first)."""
         if self.state not in ACTIVE:

@@ -203,7 +203,7 @@ def test_a_check_that_breaks_is_a_finding(monkeypatch: pytest.MonkeyPatch) -> No
     def broken(setup: doctor.Setup) -> list[doctor.Finding]:
         raise KeyError("surprise")
     monkeypatch.setattr(doctor, "CHECKS", [broken])
-    monkeypatch.setattr(doctor, "PLUGINS", ())
+    monkeypatch.setattr(doctor, "PLUGINS", "companion.nothing_installed")
     (finding,) = doctor.run(doctor.Setup(Path("/nonexistent")))
     assert not finding.ok and finding.check == "broken" and "surprise" in finding.detail
 

@@ -90,3 +90,44 @@ def test_start_stop_and_expiry_are_logged(timed: FlaskClient, clock: FakeClock) 
         assert len(seen) < 50, seen
     assert "running" in [e[2]["state"] for e in seen if e[0] == "timer"]
     res.close()
+
+
+def new_drshark(client: FlaskClient) -> int:
+    res = client.post("/api/games", headers=WRITE,
+                      json={"game": "drshark", "players": ["Ann", "Ben"]})
+    return int(res.get_json()["id"])
+
+
+def test_each_page_starts_its_own_game_and_can_take_the_timer(
+        timed: FlaskClient, clock: FakeClock) -> None:
+    first, second = new_drshark(timed), new_drshark(timed)
+    assert timed.get("/api/timer").get_json()["game"] == second  # the new game, idle
+    started = timed.post("/api/timer/start", headers=WRITE, json={"game": first})
+    assert started.status_code == 200
+    assert started.get_json() | {"device": None} == started.get_json() | {
+        "game": first, "state": "running", "device": None}
+    assert timed.get(f"/api/games/{first}").get_json()["seq"] == 1
+    assert timed.get(f"/api/games/{second}").get_json()["seq"] == 0
+    clock.advance(5)
+    moved = timed.post("/api/timer/bind", headers=WRITE, json={"game": second})
+    assert moved.status_code == 200 and moved.get_json()["game"] == second
+    assert moved.get_json()["state"] == "idle"  # the second game is not searching
+    back = timed.post("/api/timer/bind", headers=WRITE, json={"game": first})
+    assert back.get_json()["state"] == "running" and back.get_json()["ms_left"] == 25000
+
+
+def test_binding_refuses_bad_bodies_and_games(timed: FlaskClient) -> None:
+    sid = new_drshark(timed)
+    shark = timed.post("/api/games", headers=WRITE,
+                       json={"game": "shark", "players": ["Ann", "Ben", "Cy"]}).get_json()
+    for body, status, words in [
+        ({"game": "one"}, 400, "game id"), ({}, 400, "missing field 'game'"),
+        ({"game": sid, "seat": 2}, 400, "unexpected field 'seat'"),
+        ({"game": shark["id"]}, 409, "not Dr. Shark"), ({"game": 999}, 409, "no game 999"),
+    ]:
+        res = timed.post("/api/timer/bind", headers=WRITE, json=body)
+        assert res.status_code == status and words in res.get_json()["error"], body
+    res = timed.post("/api/timer/start", headers=WRITE, json={"game": True})
+    assert res.status_code == 400
+    assert timed.post("/api/timer/bind", json={"game": sid}).status_code in (401, 403)
+    assert timed.get("/api/timer").get_json()["game"] == sid

@@ -7,22 +7,23 @@
 
 One file per player, named by the file's stem (``ann.txt`` → ``ann``). Layout text is
 DESIGN.md's (a ``legend:`` line, then rows of sections). Photos are read by the camera
-scoring, ``vision.scoring.layouts_from_photos``. ``--goal`` is a goal-card id of the deck,
-a JSON file holding a goal card, or the goal card as inline JSON. Without ``--json`` each
-player's total and breakdown are printed with an ASCII picture of the layout, so a person
-can check what the companion saw.
+scoring that an installed package provides as the ``shoal`` entry point of the
+``companion.photo_scoring`` group (see :data:`PHOTO_SCORING`). ``--goal`` is a goal-card id
+of the deck, a JSON file holding a goal card, or the goal card as inline JSON. Without
+``--json`` each player's total and breakdown are printed with an ASCII picture of the
+layout, so a person can check what the companion saw.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
+from companion.cli import UsageError
 from companion.engine import best
 from companion.games.shoal.deck import BadDeck, Deck, GoalCard, load_deck, parse_goal_card
 from companion.games.shoal.layout import (
@@ -36,14 +37,12 @@ from companion.games.shoal.layout import (
 from companion.games.shoal.scoring import score
 
 MAX_LAYOUT_BYTES = 1024 * 1024
+PHOTO_SCORING = "companion.photo_scoring"
+"""Entry-point group of photo scorers by game: ``shoal`` names a function
+``(photos, deck, mat) -> [layout, ...]``, one ``{(x, y): section}`` per photo, that raises
+``ValueError`` or ``OSError`` with a message for a photo it cannot read."""
 
-
-class UsageError(Exception):
-    """Input the command cannot use: printed as one line, exit 2.
-
-    Caught here rather than by ``companion.cli.main``, whose own class is a different
-    object when the CLI runs as ``python -m companion.cli``.
-    """
+PhotoScorer = Callable[[list[Path], Path | None, Path | None], list[dict[Any, str]]]
 
 
 def register(sub: Any) -> None:
@@ -66,14 +65,6 @@ def register(sub: Any) -> None:
 
 
 def cmd_score_shoal(args: argparse.Namespace) -> int:
-    try:
-        return _score(args)
-    except UsageError as err:
-        print(f"companion: {err}", file=sys.stderr)
-        return 2
-
-
-def _score(args: argparse.Namespace) -> int:
     if not args.layout and not args.photos:
         raise UsageError("nothing to score: give --layout FILE... or photos, one per player")
     deck = _deck(args.deck)
@@ -157,15 +148,24 @@ def _check_kinds(layout: Mapping[tuple[int, int], str], deck: Deck, source: str)
                              "--deck for another deck")
 
 
+def photo_scorer() -> PhotoScorer:
+    """The installed camera scoring of Shoal photos."""
+    for point in entry_points(group=PHOTO_SCORING, name="shoal"):
+        try:
+            scorer: PhotoScorer = point.load()
+        except ImportError as err:
+            raise UsageError(f"camera scoring is not available ({err}): score layout text "
+                             "with --layout instead") from None
+        return scorer
+    raise UsageError("camera scoring is not installed: score layout text with --layout "
+                     "instead")
+
+
 def _from_photos(photos: list[Path], deck: Path | None, mat: Path | None,
                  loaded: Deck) -> list[Layout]:
+    scorer = photo_scorer()
     try:
-        vision = importlib.import_module("vision.scoring")
-    except ModuleNotFoundError as err:
-        raise UsageError(f"camera scoring is not available ({err.name} is not installed): "
-                         "score layout text with --layout instead") from None
-    try:
-        layouts = vision.layouts_from_photos(photos, deck, mat)
+        layouts = scorer(photos, deck, mat)
     except (ValueError, OSError) as err:
         raise UsageError(_one_line(err)) from None
     if not isinstance(layouts, list) or len(layouts) != len(photos):

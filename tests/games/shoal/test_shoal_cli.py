@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import types
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ import pytest
 
 from companion.cli import main
 from companion.engine import fold
+from companion.games.shoal import commands as shoal_commands
 from companion.games.shoal.layout import parse_text, render_text
 from companion.games.shoal.rules import GAME
 from companion.games.shoal.scoring import score
@@ -117,26 +117,24 @@ def test_bad_input_exits_2_with_one_line(args: list[str], message: str,
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
 
 
-# Photos: handed to vision.scoring -----------------------------------------------------------
+# Photos: handed to the camera scoring's entry point -----------------------------------------
 
 
 def test_photos_without_the_camera_scoring_exit_2(monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str],
                                                   tmp_path: Path) -> None:
-    monkeypatch.setitem(sys.modules, "vision.scoring", None)   # as if it were not installed
+    monkeypatch.setattr(shoal_commands, "PHOTO_SCORING", "companion.nothing_installed")
     code = main(["score", "shoal", "--goal", "G1", str(tmp_path / "ann.jpg")])
     err = capsys.readouterr().err
     assert code == 2
-    assert "camera scoring is not available (vision.scoring is not installed)" in err
+    assert "camera scoring is not installed: score layout text with --layout" in err
     assert err.count("\n") == 1
 
 
 def fake_vision(monkeypatch: pytest.MonkeyPatch, result: Any,
                 calls: list[tuple[Any, ...]]) -> None:
-    """Stand in for the camera engineer's module at its agreed entry point, to check the
-    hand-off (arguments in, layouts out) without a camera."""
-    module = types.ModuleType("vision.scoring")
-
+    """Stand in for the installed camera scoring, to check the hand-off (arguments in,
+    layouts out) without a camera."""
     def layouts_from_photos(photos: list[Path], deck: Path | None,
                             mat: Path | None) -> Any:
         calls.append((photos, deck, mat))
@@ -144,8 +142,7 @@ def fake_vision(monkeypatch: pytest.MonkeyPatch, result: Any,
             raise result
         return result
 
-    module.layouts_from_photos = layouts_from_photos  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "vision.scoring", module)
+    monkeypatch.setattr(shoal_commands, "photo_scorer", lambda: layouts_from_photos)
 
 
 def test_photos_are_read_by_the_camera_scoring(monkeypatch: pytest.MonkeyPatch,
