@@ -10,7 +10,7 @@ Nothing here knows the project's own mat. Every photo is measured afresh:
 - **clipped pixels**, one by one: a pixel at the sensor's top in any channel says nothing
   more than "at least this bright"; it is *unknown*, neither card nor mat, and is never
   grown into its neighbours (no step costs more as a bright region grows). So is a
-  pixel brighter than paper white in every channel: nothing printed is, glare is;
+  region brighter than the mat whose edges are softer than any print's (glare);
 - **a veil**: glare that does not clip is a smooth brightening that lowers contrast. On
   the bare mat it shows as light above the smooth surface; under the cards it is
   interpolated from the bare mat around them and, on each card, measured by the matching
@@ -47,6 +47,10 @@ EDGE_MM = 5.0
 _STEP_MM = 4.0
 """Resolution (mm per pixel) at which the light is estimated."""
 
+STEEP = 1 / (np.sqrt(2 * np.pi) * 3.0)
+"""Slope (per mm, over the step) of a printed edge blurred by 3 mm: a region brighter
+than the mat whose edge is softer is light (glare), not a card."""
+
 VEIL = 0.08
 """Brightening (share of paper white) above the smooth light that counts as a veil."""
 
@@ -60,7 +64,7 @@ class Light:
     mask: np.ndarray
     """bool, not bare mat (cards); never where :attr:`unknown`, never on the markers."""
     unknown: np.ndarray
-    """bool, clipped pixels and pixels brighter than paper: nothing is known there."""
+    """bool, clipped pixels and soft glare: nothing is known there."""
     veil: np.ndarray
     """float32, the veil's brightening in paper-white units (0 where none)."""
     mat: np.ndarray
@@ -211,15 +215,11 @@ def flatten(rectified: np.ndarray, spec: MatSpec, px_per_mm: float = PX_PER_MM) 
     above = (light / np.maximum(surface, 1.0) - 1.0).mean(-1) * float(mat_tone.mean())
     veil = cv2.resize(np.maximum(above, 0).astype(np.float32), (w, h),
                       interpolation=cv2.INTER_LINEAR)
-    # nothing printed is brighter than paper: a pixel above the markers' white in every
-    # channel is glare, unknown like a clipped one (pixel by pixel, never grown)
-    if white is not None:
-        fb, fg, fr = cv2.split(flat)
-        unknown |= cv2.min(cv2.min(fb, fg), fr) > 1.0 + SPREAD * spread_level
+    brighter = level > 1.0 + max(BRIGHTER, SPREAD * spread_level)
+    unknown |= soft_bright(level, brighter, px_per_mm)
     quiet = marker_mask(spec, (h, w), px_per_mm, spec.marker_mm / 6 + 2)
     # brighter than the mat but no more coloured is a card only where no veil is: under
     # a veil it is the veil's brightening (cards there still show in their colours)
-    brighter = level > 1.0 + max(BRIGHTER, SPREAD * spread_level)
     mask = ((tint > max(TINT, SPREAD * spread_tint)) | (brighter & (veil < VEIL))
             | (level < 1.0 - max(DARKER, SPREAD * spread_level)))
     mask &= ~quiet & ~unknown
@@ -230,6 +230,35 @@ def flatten(rectified: np.ndarray, spec: MatSpec, px_per_mm: float = PX_PER_MM) 
                             np.ones((2, 2), np.uint8)).astype(bool)
     noise = float(mat_tone.mean()) * spread_level
     return Light(flat, mask, unknown, veil, mat_tone, noise)
+
+
+def soft_bright(level: np.ndarray, brighter: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """The brighter-than-mat regions whose edges are softer than any print's: glare.
+
+    A printed edge, however blurred by the camera, rises within a few millimetres; light
+    fades over many. Each region brighter than the mat is judged by the mean slope of
+    its edge against how much brighter it is; one pass over the pixels, whatever their
+    size (connected components and per-region sums)."""
+    count, labels = cv2.connectedComponents(brighter.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return np.zeros_like(brighter)
+    smooth = cv2.GaussianBlur(level, (0, 0), px_per_mm / 2)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3) / 8 * px_per_mm
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3) / 8 * px_per_mm
+    slope = cv2.magnitude(gx, gy)  # per mm
+    inner = cv2.erode(brighter.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    edge = brighter & ~inner
+    lab = labels.ravel()
+    n_edge = np.bincount(lab[edge.ravel()], minlength=count)
+    s_edge = np.bincount(lab[edge.ravel()], slope.ravel()[edge.ravel()], minlength=count)
+    area = np.bincount(lab[brighter.ravel()], minlength=count)
+    excess = np.bincount(lab[brighter.ravel()], (level.ravel() - 1.0)[brighter.ravel()],
+                         minlength=count)
+    steep = (s_edge / np.maximum(n_edge, 1)) / np.maximum(excess / np.maximum(area, 1), 1e-3)
+    soft = steep < STEEP
+    soft[0] = False
+    out: np.ndarray = soft[labels] & brighter
+    return out
 
 
 def _spread(values: np.ndarray, where: np.ndarray) -> float:

@@ -116,7 +116,7 @@ class ShoalReader:
                 blind = box_sum(glare, xa, ya, xb, yb)
                 covered = box_sum(integral, xa, ya, xb, yb) / max(pw * ph - blind, pw * ph / 4)
                 inside = (xb - xa) * (yb - ya) / (pw * ph)  # cards lie on the mat
-                if box_sum(markers, xa, ya, xb, yb) / (pw * ph) < 0.15 and inside > 0.5:
+                if box_sum(markers, xa, ya, xb, yb) / (pw * ph) < 0.15 and inside > 0.75:
                     cover[(i, j)] = (covered, blind / (pw * ph))
 
         def beside(i: int, j: int) -> bool:
