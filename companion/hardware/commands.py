@@ -10,19 +10,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import queue
 import signal
 import sys
 import threading
-import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from serial.tools import list_ports
+from companion.settings import ConfigError, Settings
 
-from companion.hardware import HardwareConfig, HardwareError, open_backend
-from companion.hardware.backend import Backend
+if TYPE_CHECKING:
+    from companion.hardware import HardwareConfig
+    from companion.hardware.backend import Backend
 
 PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id
 STEPS = [("start", "Press START"), ("stop", "Press STOP"),
@@ -37,28 +36,21 @@ def _interrupt_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, stop)
 
 
-def default_config_path() -> Path:
-    """``$XDG_CONFIG_HOME/companion/config.toml`` (``~/.config/...``)."""
-    base = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
-    return Path(base) / "companion" / "config.toml"
-
-
 def load_config(path: Path | None) -> HardwareConfig:
     """The ``[hardware]`` table of config.toml (the defaults when the file is missing)."""
-    path = path or default_config_path()
-    if not path.exists():
-        return HardwareConfig()
+    from companion.hardware import HardwareConfig, HardwareError
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise HardwareError(f"cannot read {path}: {err}") from None
+        settings = Settings.load(path)
+    except ConfigError as err:
+        raise HardwareError(str(err)) from None
     try:
-        return HardwareConfig.from_mapping(data.get("hardware"))
+        return HardwareConfig.from_mapping(settings.hardware)
     except HardwareError as err:
-        raise HardwareError(f"{path}: {err}") from None
+        raise HardwareError(f"{settings.path}: {err}") from None
 
 
 def cmd_test(args: argparse.Namespace) -> int:
+    from companion.hardware import HardwareError, open_backend
     _interrupt_on_sigterm()
     try:
         backend = open_backend(args.timer, load_config(args.config))
@@ -117,6 +109,7 @@ def _sound_checks(backend: Backend, presses: queue.Queue[str],
 
 
 def cmd_list_ports(args: argparse.Namespace) -> int:
+    from serial.tools import list_ports
     ports = []
     for port in sorted(list_ports.comports(), key=lambda p: p.device):
         pico = port.vid == PICO_VID
