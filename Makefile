@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install browser
+.PHONY: run test install browser pi-install pi-doctor
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed" if sys.version_info < (3, 11) else 0)'
@@ -26,3 +26,13 @@ test: install browser
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+# The Raspberry Pi's service install (hardware.md, "Service on Raspberry Pi OS"), as root:
+# sudo make pi-install [TIMER=serial:/dev/clapperbox]
+TIMER ?= gpio
+pi-install:
+	./deploy/pi-install.sh --timer '$(TIMER)'
+
+# `companion doctor` as the installed service runs it (stops and restarts the service)
+pi-doctor:
+	./deploy/pi-install.sh --doctor

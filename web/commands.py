@@ -53,6 +53,21 @@ def open_timer(spec: str, table: Any, hardware: Mapping[str, Any],
         return None, f"cannot open the {spec} timer: {err}"
 
 
+def loud(*lines: str) -> str:
+    """``lines`` framed for the service's log, where a plain line scrolls past unread."""
+    rule = "companion: " + "!" * 60
+    return "\n".join([rule, *(f"companion: WARNING: {line}" for line in lines), rule])
+
+
+def gpio_fallback(timer: Any) -> str | None:
+    """A loud warning when gpiozero fell back from lgpio for the ``gpio`` timer."""
+    from companion.hardware import pins
+    device = timer.status()["device"]
+    why = device.get("pin_factory_fallbacks", [])
+    problem = pins.fallback(device.get("pin_factory", ""), why)
+    return loud(problem, f"fix: {pins.fix(why)}") if problem else None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from companion.store import Store, StoreError
     from companion.table import Table
@@ -71,9 +86,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if problem and spec != "browser":  # hardware that fails must not stop the game night
         timer, still = open_timer("browser", table, conf.hardware, state_file)
         if still is None:
+            print(loud(f"the {spec} timer is NOT in use: {problem}",
+                       "using the browser timer instead: the dashboard counts down and "
+                       "plays the clapper, the buttons and the solenoid do nothing",
+                       "`companion doctor` says what to fix"), file=sys.stderr)
             spec = "browser"
-            print(f"companion: {problem}; using the browser timer instead (the dashboard "
-                  "counts down and plays the clapper)", file=sys.stderr)
+    elif timer is not None and spec == "gpio":
+        warning = gpio_fallback(timer)
+        if warning:
+            print(warning, file=sys.stderr)
     if timer is None:
         print(f"companion: {problem}; the dashboard runs without a timer", file=sys.stderr)
     import waitress
