@@ -33,6 +33,9 @@ def find_cards(photo: np.ndarray, mat: MatSpec,
     light = lighting.flatten(view.rectified, mat, ppm)
     filled = cv2.morphologyEx(light.mask.astype(np.uint8), cv2.MORPH_CLOSE,
                               np.ones((9, 9), np.uint8))
+    # the camera's blur spreads a card's colour a little over the mat: trim that rim
+    rim = max(1, round(ppm))
+    filled = cv2.erode(filled, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8))
     contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     area = card_mm[0] * card_mm[1] * ppm * ppm
     found = []

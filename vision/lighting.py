@@ -29,7 +29,7 @@ import numpy as np
 
 from vision.mat import PX_PER_MM, MatSpec
 
-TINT, BRIGHTER, DARKER = 0.08, 0.15, 0.45
+TINT, BRIGHTER, DARKER = 0.03, 0.15, 0.45
 """Least difference from the mat's own colour (after the light is divided out) that makes
 a pixel not bare mat: more coloured, brighter, or darker (a shadow the light estimate
 missed darkens the mat, so darker must be much darker). Raised where the bare mat itself
@@ -51,6 +51,9 @@ STEEP = 1 / (np.sqrt(2 * np.pi) * 3.0)
 """Slope (per mm, over the step) of a printed edge blurred by 3 mm: a region brighter
 than the mat whose edge is softer is light (glare), not a card."""
 
+CLIPPED_MAT = 0.25
+"""When less of the mat's edge than this is unclipped, the bare mat is taken as clipped."""
+
 VEIL = 0.08
 """Brightening (share of paper white) above the smooth light that counts as a veil."""
 
@@ -71,6 +74,8 @@ class Light:
     """(3,) the mat's colour measured in this photo, paper white = 1."""
     noise: float
     """Robust spread of the bare mat's pixels in paper-white units."""
+    bare: np.ndarray
+    """bool, the bare mat: neither card, unknown, nor marker."""
 
     @property
     def glare(self) -> np.ndarray:
@@ -154,11 +159,11 @@ def _light(small: np.ndarray, known: np.ndarray, markers: np.ndarray
     edge = max(2, round(24 / _STEP_MM))
     band[:edge], band[-edge:], band[:, :edge], band[:, -edge:] = True, True, True, True
     keep = band & ~markers & known
-    if keep.sum() < 12:  # the whole edge clipped or covered: take what is known
-        keep = ~markers & known
-    if keep.sum() < 12:
-        flat = np.full_like(small, float(CLIP))
-        return flat, keep, flat
+    if keep.sum() < CLIPPED_MAT * (band & ~markers).sum():
+        # the bare mat is clipped: its light is only known to be at the top; everything
+        # not clipped on it is something else (cards)
+        flat = np.full_like(small, float(CLIP + 2))
+        return flat, np.zeros_like(keep), flat
     light = _poly_fit(small, keep)
     for _ in range(3):
         ratio = small / np.maximum(light, 1.0)
@@ -193,13 +198,14 @@ def flatten(rectified: np.ndarray, spec: MatSpec, px_per_mm: float = PX_PER_MM) 
     unknown = cv2.max(cv2.max(b, g), r) >= CLIP
     size = (max(8, round(w / (_STEP_MM * px_per_mm))), max(8, round(h / (_STEP_MM * px_per_mm))))
     small = cv2.resize(rectified, size, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
-    known = cv2.resize(unknown.astype(np.float32), size, interpolation=cv2.INTER_AREA) == 0
+    known = cv2.resize(unknown.astype(np.float32), size, interpolation=cv2.INTER_AREA) < 0.5
     markers = marker_mask(spec, (size[1], size[0]), 1 / _STEP_MM, spec.marker_mm / 4 + 2)
     light, keep, surface = _light(small, known, markers)
     light_full = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
     white = paper_white(rectified, light_full, spec, px_per_mm)
-    mat_tone = (1.0 / white if white is not None
-                else np.ones(3, np.float32)).astype(np.float32)
+    # no mat is brighter than paper (a white cell clipped in a channel reads darker)
+    mat_tone = np.minimum(1.0 / white if white is not None else 1.0,
+                          1.0).astype(np.float32) * np.ones(3, np.float32)
     # the bare mat reads 1.0 over the light; paper white 1.0 over light * white
     ratio = (rectified.astype(np.float32) + 1.0) / np.maximum(light_full, 1.0)
     flat = ratio * mat_tone[None, None, :]
@@ -222,6 +228,8 @@ def flatten(rectified: np.ndarray, spec: MatSpec, px_per_mm: float = PX_PER_MM) 
     # a veil it is the veil's brightening (cards there still show in their colours)
     mask = ((tint > max(TINT, SPREAD * spread_tint)) | (brighter & (veil < VEIL))
             | (level < 1.0 - max(DARKER, SPREAD * spread_level)))
+    if not keep.any():  # the bare mat clipped: what is not clipped is not bare mat
+        mask = np.ones_like(unknown)
     mask &= ~quiet & ~unknown
     edge = round(EDGE_MM * px_per_mm)  # the table shows there when the mat is bent
     mask[:edge], mask[-edge:], mask[:, :edge], mask[:, -edge:] = False, False, False, False
@@ -229,7 +237,7 @@ def flatten(rectified: np.ndarray, spec: MatSpec, px_per_mm: float = PX_PER_MM) 
     mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN,
                             np.ones((2, 2), np.uint8)).astype(bool)
     noise = float(mat_tone.mean()) * spread_level
-    return Light(flat, mask, unknown, veil, mat_tone, noise)
+    return Light(flat, mask, unknown, veil, mat_tone, noise, ~mask & ~unknown & ~quiet)
 
 
 def soft_bright(level: np.ndarray, brighter: np.ndarray, px_per_mm: float) -> np.ndarray:

@@ -154,6 +154,38 @@ def noise_floor(flat_small: np.ndarray, bare: np.ndarray) -> float:
     return max(QUANTUM, float(1.4826 * np.median(values)))
 
 
+def colour_floor(flat_small: np.ndarray, bare: np.ndarray) -> float:
+    """How far the bare mat's colour (averaged over a cell's size) strays from itself
+    across the photo, paper-white units: what is left of casts and uneven light once
+    divided out (1 % at least)."""
+    wide = cv2.GaussianBlur(flat_small, (0, 0), 4 * FEATURE_PX_PER_MM)
+    chroma = wide - wide.mean(-1, keepdims=True)
+    values = chroma[bare]
+    if len(values) < 50:
+        return 0.01
+    dev = np.abs(values - np.median(values, 0)).ravel()
+    return max(0.01, float(1.4826 * np.median(dev)))
+
+
+def colour_misfit(means: np.ndarray, templates: Templates, mat: np.ndarray) -> np.ndarray:
+    """How far each box's mean colour (K x 3) is from each template's (K x N) once the
+    template may be darkened or brightened (a gain) and veiled (the same offset in every
+    channel): the residual of that fit. The bare mat's colour is the one measured."""
+    t = np.where(np.isnan(templates.means), mat[None, :], templates.means)
+    st2 = (t * t).sum(1)[None, :]
+    st = t.sum(1)[None, :]
+    stp = means @ t.T
+    sp = means.sum(1)[:, None]
+    spp = (means * means).sum(1)[:, None]
+    det = 3 * st2 - st * st
+    flat = det < 1e-6 * np.maximum(st2, 1e-9)  # a grey template: only the offset fits
+    safe = np.where(flat, 1.0, det)
+    a = (3 * stp - st * sp) / safe
+    b = (st2 * sp - st * stp) / safe
+    out: np.ndarray = np.where(flat, spp - sp * sp / 3, spp - a * stp - b * sp)
+    return np.maximum(out, 0.0)
+
+
 def distances(samples: np.ndarray, templates: Templates, noise: float,
               weight: np.ndarray | None = None) -> np.ndarray:
     """Distance (0 alike .. 4 opposite) of every sample (M x n x 3, from :func:`sample`)
@@ -195,13 +227,15 @@ def best_shift(d: np.ndarray, shifts: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
-          templates: Templates, noise: float, outside: np.ndarray
-          ) -> tuple[np.ndarray, np.ndarray]:
+          templates: Templates, noise: float, outside: np.ndarray,
+          colour_noise: float = 0.01) -> tuple[np.ndarray, np.ndarray]:
     """Every box (top-left ``corners_mm``, K x 2) against every template: distances at
     each template's best shift (K x N), and the shift (dx, dy mm) of the best (K x 2).
 
     First at :data:`SHIFTS_MM` (every cell, every shift, one product), then at
-    :data:`FINE_MM` around the best of those."""
+    :data:`FINE_MM` around the best of those. The pattern's distance is added the
+    colour's (:func:`colour_misfit`, over :data:`FLOOR` times ``colour_noise``, the
+    outside colour ``outside`` being the mat's): plain faces differ only in colour."""
     box, inset = templates.box_mm, templates.inset_mm
     k = len(corners_mm)
     coarse = np.array([(dx, dy) for dy in SHIFTS_MM for dx in SHIFTS_MM], float)
@@ -222,6 +256,14 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     best = dist.argmin(1)
     shift = first + np.where(better[np.arange(k), best][:, None],
                              fine[nidx[np.arange(k), best]], 0.0)
+    final = sample(small, np.asarray(corners_mm, float) + shift, box, inset, (0,),
+                   outside=outside)
+    seen = sample(known, np.asarray(corners_mm, float) + shift, box, inset, (0,),
+                  outside=1.0) > 0.5
+    seen = np.where(seen.mean(1, keepdims=True) < 0.25, True, seen)
+    means = (final * seen[:, :, None]).sum(1) / seen.sum(1)[:, None]
+    misfit = colour_misfit(means, templates, np.asarray(outside, np.float32))
+    dist = dist + misfit / (3 * (FLOOR * colour_noise) ** 2)
     del samples, weight
     return dist, shift
 

@@ -161,12 +161,14 @@ class PooDiversReader:
         x0, y0, pitch_x, pitch_y = (v / PX_PER_MM for v in grid)
         small = matching.prepare(light.flat, PX_PER_MM)
         known = matching.prepare((~light.unknown).astype(np.float32), PX_PER_MM)
-        bare = matching.prepare((~mask & ~light.glare).astype(np.float32), PX_PER_MM) > 0.99
+        bare = matching.prepare(light.bare.astype(np.float32), PX_PER_MM) > 0.99
         noise = matching.noise_floor(small, bare)
+        colour_noise = matching.colour_floor(small, bare)
         cells = [(c, r) for r, row in enumerate(rows) for c, mark in enumerate(row)
                  if mark == "#"]
         corners = np.array([(x0 + c * pitch_x, y0 + r * pitch_y) for c, r in cells])
-        dist, shift = matching.match(small, known, corners, templates, noise, light.mat)
+        dist, shift = matching.match(small, known, corners, templates, noise, light.mat,
+                                     colour_noise)
         labels = np.array(templates.labels)
         fixed = np.isin(labels, FIXED)
         best_fixed = dist[:, fixed].min(1)

@@ -43,22 +43,28 @@ GLARED = 0.05
 """A cell this much under glare may hide a card's section (vision.cards)."""
 
 
-def lattice_phase(mask: np.ndarray, pitch_px: tuple[float, float],
-                  step: int = 2) -> tuple[float, float]:
-    """The grid offset (px) whose cells are most cleanly either covered or bare."""
+def lattice_phase(mask: np.ndarray, pitch_px: tuple[float, float], step: int = 2,
+                  unknown: np.ndarray | None = None) -> tuple[float, float]:
+    """The grid offset (px) whose cells are most cleanly either covered or bare (over
+    what is known of each cell: ``unknown`` pixels count for neither)."""
     pw, ph = pitch_px
     h, w = mask.shape
-    integral = cv2.integral(mask.astype(np.uint8)).astype(np.float64)
     ox = np.arange(0, pw, step)
     oy = np.arange(0, ph, step)
     kx = np.arange(-1, int(w / pw) + 2)
     ky = np.arange(-1, int(h / ph) + 2)
     xs = np.clip(np.round(ox[:, None] + pw * kx[None, :]), 0, w).astype(int)
     ys = np.clip(np.round(oy[:, None] + ph * ky[None, :]), 0, h).astype(int)
-    a = integral[ys[:, None, :, None], xs[None, :, None, :]]
-    sums = a[..., 1:, 1:] - a[..., :-1, 1:] - a[..., 1:, :-1] + a[..., :-1, :-1]
-    cover = sums / (pw * ph)
-    cost = np.minimum(cover, 1 - cover).sum((-1, -2))
+
+    def sums(img: np.ndarray) -> np.ndarray:
+        integral = cv2.integral(img.astype(np.uint8)).astype(np.float64)
+        a = integral[ys[:, None, :, None], xs[None, :, None, :]]
+        out: np.ndarray = a[..., 1:, 1:] - a[..., :-1, 1:] - a[..., 1:, :-1] + a[..., :-1, :-1]
+        return out
+
+    known = pw * ph - (sums(unknown) if unknown is not None else 0.0)
+    cover = sums(mask) / np.maximum(known, 1.0)
+    cost = (np.minimum(cover, 1 - cover) * known / (pw * ph)).sum((-1, -2))
     iy, ix = np.unravel_index(int(cost.argmin()), cost.shape)
     return float(ox[ix]), float(oy[iy])
 
@@ -93,11 +99,12 @@ class ShoalReader:
         mask, glare_mask = light.mask, light.glare
         sw, sh = self.deck.section_mm
         pw, ph = sw * PX_PER_MM, sh * PX_PER_MM
-        ox, oy = lattice_phase(mask, (pw, ph))
+        ox, oy = lattice_phase(mask, (pw, ph), unknown=light.unknown)
         small = matching.prepare(light.flat, PX_PER_MM)
         known = matching.prepare((~light.unknown).astype(np.float32), PX_PER_MM)
-        bare = matching.prepare((~mask & ~glare_mask).astype(np.float32), PX_PER_MM) > 0.99
+        bare = matching.prepare(light.bare.astype(np.float32), PX_PER_MM) > 0.99
         noise = matching.noise_floor(small, bare)
+        colour_noise = matching.colour_floor(small, bare)
         integral = cv2.integral(mask.astype(np.uint8))
         glare = cv2.integral(glare_mask.astype(np.uint8))
         markers = cv2.integral(lighting.marker_mask(mat, mask.shape, PX_PER_MM,
@@ -129,7 +136,7 @@ class ShoalReader:
                 if covered >= MIN_COVER or (blind >= GLARED and beside(*c))]
         glared = [c for c, (_, blind) in cover.items() if blind >= GLARED]
         dist, shifts = self._match(todo + [c for c in glared if c not in todo], small, known,
-                                   noise, (ox, oy), (pw, ph), light.mat)
+                                   (noise, colour_noise), (ox, oy), (pw, ph), light.mat)
         found: Found = {}
         distances: dict[Cell, np.ndarray] = {}
         for cell in todo:
@@ -181,7 +188,8 @@ class ShoalReader:
             reading.veil[name] = max(0.0, float(veil_of[(i, j)]))
         return reading
 
-    def _match(self, cells: list[Cell], small: np.ndarray, known: np.ndarray, noise: float,
+    def _match(self, cells: list[Cell], small: np.ndarray, known: np.ndarray,
+               noise: tuple[float, float],
                origin: tuple[float, float], pitch: tuple[float, float], mat: np.ndarray
                ) -> tuple[dict[Cell, np.ndarray], dict[Cell, tuple[float, float]]]:
         """Template distances of every cell at its best shift, and that shift."""
@@ -189,7 +197,8 @@ class ShoalReader:
             return {}, {}
         corners = np.array([((origin[0] + i * pitch[0]) / PX_PER_MM,
                              (origin[1] + j * pitch[1]) / PX_PER_MM) for i, j in cells])
-        dist, shift = matching.match(small, known, corners, self.templates, noise, mat)
+        dist, shift = matching.match(small, known, corners, self.templates, noise[0], mat,
+                                     noise[1])
         return ({c: dist[k] for k, c in enumerate(cells)},
                 {c: (float(shift[k, 0]), float(shift[k, 1])) for k, c in enumerate(cells)})
 
