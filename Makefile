@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install browser
+.PHONY: run test install browser micropython
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed" if sys.version_info < (3, 11) else 0)'
@@ -22,7 +22,18 @@ run: install
 browser:
 	@./.ci/ensure-chromium
 
-test: install browser
+# The firmware tests run it under real MicroPython: its WebAssembly port, on node, at the
+# version pinned in tests/firmware/board/package-lock.json.
+MICROPYTHON := tests/firmware/board/node_modules/.package-lock.json
+
+$(MICROPYTHON): tests/firmware/board/package-lock.json
+	@./.ci/ensure-node
+	cd tests/firmware/board && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+micropython: $(MICROPYTHON)
+
+test: install browser micropython
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
