@@ -63,18 +63,18 @@ class Box:
                 raise line
             command, ms = protocol.parse(line)
         except protocol.ProtocolError as err:
-            return [protocol.line("ERR", str(err))]
-        if command == "HELLO":
-            return [protocol.line("READY", protocol.NAME + " " + protocol.VERSION)]
-        if command == "PING":
-            return [protocol.line("PONG")]
-        if command == "CLAP":
+            return [protocol.line(protocol.ERR, str(err))]
+        if command == protocol.HELLO:
+            return [protocol.line(protocol.READY, protocol.NAME + " " + protocol.VERSION)]
+        if command == protocol.PING:
+            return [protocol.line(protocol.PONG)]
+        if command == protocol.CLAP:
             self._pulse(now)
             return []
-        if command == "STOP":
+        if command == protocol.STOP:
             left = self.left(now) if self.running else 0
             self._halt()
-            return [protocol.line("STOPPED", left)]
+            return [protocol.line(protocol.STOPPED, left)]
         # START: a new search, or the host re-syncing after a reconnect
         self.running = True
         self.total = ms
@@ -82,7 +82,7 @@ class Box:
         self._next_report = self.add(now, REPORT_MS)
         self._next_warning = min(self.warning_ms, (ms - 1) // 1000 * 1000)
         self.parts.leds(1)
-        return [protocol.line("RUNNING", ms)]
+        return [protocol.line(protocol.RUNNING, ms)]
 
     def left(self, now):
         return max(0, self.diff(self.deadline, now))
@@ -100,15 +100,15 @@ class Box:
             self._level[name] = (was, since)
         if pressed != was and age >= DEBOUNCE_MS:
             self._level[name] = (pressed, now)
-            if name != "NEXT":
-                return [protocol.line("BUTTON", name)] if pressed else []
+            if name != protocol.NEXT:
+                return [protocol.line(protocol.BUTTON, name)] if pressed else []
             if pressed:
                 self._held = False
                 return []
-            return [] if self._held else [protocol.line("BUTTON", name)]
-        if name == "NEXT" and was and not self._held and age >= self.hold_ms:
+            return [] if self._held else [protocol.line(protocol.BUTTON, name)]
+        if name == protocol.NEXT and was and not self._held and age >= self.hold_ms:
             self._held = True
-            return [protocol.line("HELD", name)]
+            return [protocol.line(protocol.HELD, name)]
         return []
 
     # Time -------------------------------------------------------------------------
@@ -130,14 +130,14 @@ class Box:
             self._pulse(now)
             self._beep(now, TIME_UP_BEEP_MS)
             self.parts.leds(0)
-            out.append(protocol.line("EXPIRED"))
+            out.append(protocol.line(protocol.EXPIRED))
             return out
         if self._next_warning > 0 and left <= self._next_warning:
             self._beep(now, WARNING_BEEP_MS)
             self._next_warning -= 1000
         if self.diff(now, self._next_report) >= 0:
             self._next_report = self.add(now, REPORT_MS)
-            out.append(protocol.line("RUNNING", left))
+            out.append(protocol.line(protocol.RUNNING, left))
             self.parts.leds(left / self.total)
         return out
 

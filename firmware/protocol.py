@@ -18,8 +18,11 @@ MAX_LINE = 64
 MAX_MS = 3600000
 
 BUTTONS = ("START", "STOP", "NEXT")
+NEXT = BUTTONS[2]  # the button that ends a turn, and undoes when held
 COMMANDS = ("HELLO", "START", "STOP", "CLAP", "PING")
 REPLIES = ("READY", "BUTTON", "HELD", "RUNNING", "EXPIRED", "STOPPED", "PONG", "ERR")
+HELLO, START, STOP, CLAP, PING = COMMANDS
+READY, BUTTON, HELD, RUNNING, EXPIRED, STOPPED, PONG, ERR = REPLIES
 
 
 class ProtocolError(ValueError):
@@ -96,8 +99,14 @@ class LineBuffer:
 
     def __init__(self, words=COMMANDS):
         self.words = [w.encode() for w in words]
+        self.skipped = 0  # bytes of noise skipped so far
         self._buf = b""
         self._overflow = False
+
+    @property
+    def partial(self):
+        """The bytes of a line still without its end (a REPL's ``>>> `` prompt)."""
+        return self._buf
 
     def feed(self, data):
         """The lines completed by ``data``: each a ``str``, or a ``ProtocolError``."""
@@ -122,6 +131,7 @@ class LineBuffer:
             if self._starts(raw, at):
                 text = _decode(raw[at:])
                 if not isinstance(text, ProtocolError):
+                    self.skipped += at + (1 if overflow else 0)
                     return text
         if overflow or len(raw) > MAX_LINE:
             return ProtocolError("line too long", raw)

@@ -23,7 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-BUTTONS = ("start", "stop", "next")
+from firmware.protocol import BUTTONS as BOX_BUTTONS
+
+BUTTONS = tuple(name.lower() for name in BOX_BUTTONS)  # the protocol's, as the host names them
 
 
 class TimerState(StrEnum):

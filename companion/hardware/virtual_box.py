@@ -89,7 +89,7 @@ class VirtualBox:
             tmp.replace(self.link)  # atomic re-point, as udev does
         self.box = Box(self.parts, pulse_ms=self.pulse_ms, hold_ms=self.hold_ms,
                        diff=_diff, add=_add)
-        self._buttons: dict[str, float] = {}  # button -> monotonic ms to let go
+        self._buttons: dict[str, int] = {}  # button -> monotonic ms to let go
         self._alive = True
         self._wake_r, self._wake_w = os.pipe()
         self._thread = threading.Thread(target=self._serve, args=(self._master,),
@@ -98,9 +98,9 @@ class VirtualBox:
 
     # Debug side ---------------------------------------------------------------------
 
-    def press(self, button: str, ms: float = 50) -> None:
+    def press(self, button: str, ms: int = 50) -> None:
         """Hold ``button`` (START, STOP or NEXT) down for ``ms`` milliseconds."""
-        if button not in ("START", "STOP", "NEXT"):
+        if button not in protocol.BUTTONS:
             raise ValueError(f"the box has no {button} button")
         with self._lock:
             self._buttons[button] = _now() + ms
@@ -150,7 +150,7 @@ class VirtualBox:
             os.write(self._wake_w, b"x")
 
     def _serve(self, master: int) -> None:
-        lines = protocol.LineBuffer()
+        lines = protocol.LineBuffer(protocol.COMMANDS)
         try:
             while True:
                 with self._lock:
@@ -195,19 +195,20 @@ class VirtualBox:
             self.received.append(str(line))
             self.heard.notify_all()
 
-    def _answer(self, line: str | protocol.ProtocolError, now: float) -> list[str]:
+    def _answer(self, line: str | protocol.ProtocolError, now: int) -> list[str]:
         if self.identity is not None and line == "HELLO":
             return [self.identity]
         return list(self.box.receive(line, now))
 
 
-def _now() -> float:
-    return time.monotonic() * 1000
+def _now() -> int:
+    """Whole milliseconds, as the Pico's ``ticks_ms`` (the protocol has no fractions)."""
+    return time.monotonic_ns() // 1_000_000
 
 
-def _diff(a: float, b: float) -> float:
+def _diff(a: int, b: int) -> int:
     return a - b
 
 
-def _add(a: float, b: float) -> float:
+def _add(a: int, b: int) -> int:
     return a + b
