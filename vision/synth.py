@@ -2,9 +2,12 @@
 
 A scene is laid out on the mat in millimetres (Shoal: a legal shoal of fish cards, each
 placed by a slightly careless hand; Tokyo Poo Divers: a layout of cards, some flipped),
-lit (uneven and coloured light, soft shadows, a glare spot) and photographed by a virtual
-camera (tilt, rotation about the lens axis, distance, barrel distortion, blur, sensor
-noise, JPEG). The same seed gives the same photo and truth::
+lit (:mod:`vision.synth_light`: uneven light, colour casts, soft shadows, a glare spot,
+a veil, exposure) and photographed by a virtual camera (tilt, rotation about the lens
+axis, distance, barrel distortion, blur, sensor noise, JPEG). The mat is printed on a
+:class:`Paper` (grey to bright white or cream, matte or glossy); :mod:`vision.synth_tables`
+puts together whole tables a user might have. The same seed gives the same photo and
+truth::
 
     scene = shoal_scene(deck, mat.standard(), seed=7, distortions=PRESETS["hard"])
     scene.photo        # BGR uint8, 1600 x 1200
@@ -16,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -26,9 +29,10 @@ from companion.games.shoal import placement
 from companion.games.shoal.deck import load_deck
 from companion.games.shoal.layout import normalise
 from vision import art
-from vision.mat import MatSpec, render
+from vision.mat import MatSpec
+from vision.synth_camera import PHOTO_SIZE, camera, distort, undistort
+from vision.synth_light import light
 
-PHOTO_SIZE = (1600, 1200)
 CANVAS_PX_PER_MM = 4.0
 TABLE_MM = 50.0
 """Table visible around the mat on the canvas."""
@@ -52,6 +56,30 @@ class Distortions:
     """Lowest JPEG quality; 100 means no JPEG."""
     jitter_mm: float = 0.0
     jitter_deg: float = 0.0
+    veil: float = 0.0
+    """Glare as a veil: a broad brightening that lowers contrast and does not clip."""
+    cast: float = 0.0
+    """Strength of a colour cast drawn from ``casts`` (:data:`vision.synth_light.CASTS`)."""
+    casts: tuple[str, ...] = ("tungsten", "shade", "fluorescent")
+    exposure: tuple[float, float] = (0.0, 0.0)
+    """Stops over the exposure at which lit white paper just does not clip (range)."""
+
+
+@dataclass(frozen=True)
+class Paper:
+    """What the mat is printed on: its white, the printed mat tone and its finish."""
+
+    white: tuple[int, int, int] = (255, 255, 255)
+    """BGR of the bare paper (the markers' quiet zones)."""
+    tone: tuple[int, int, int] | None = (200, 200, 200)
+    """BGR of the printed mat area; None: the mat is the bare paper."""
+    gloss: float = 1.0
+    """0 matte (no specular spot) to 1 glossy (a full glare spot)."""
+    ink: tuple[int, int, int] = (0, 0, 0)
+
+
+PROJECT_PAPER = Paper()
+"""The project's own mat as `companion vision mat` prints it: grey 200 on white."""
 
 
 PRESETS: dict[str, Distortions] = {
@@ -89,6 +117,8 @@ class Scene:
     """Mat millimetres (N x 2) -> photo pixels, lens distortion included."""
     placements: list[dict[str, Any]]
     """What was laid down, in order: card id/face, cell, offset and angle."""
+    light: dict[str, Any] = field(default_factory=dict)
+    """What the light did (:func:`vision.synth_light.light`): cast, exposure, glare."""
 
 
 # Shoal layouts ---------------------------------------------------------------------
@@ -154,7 +184,8 @@ def _free_box(mat: MatSpec) -> tuple[float, float, float, float]:
 
 def shoal_scene(deck: dict[str, Any], mat: MatSpec, seed: int,
                 distortions: Distortions = PRESETS["clean"],
-                images: dict[str, np.ndarray] | None = None, cards: int = 10) -> Scene:
+                images: dict[str, np.ndarray] | None = None, cards: int = 10,
+                paper: Paper = PROJECT_PAPER) -> Scene:
     """A photo of one player's finished shoal on the mat.
 
     ``images`` maps card id to its face (any resolution); generated art by default.
@@ -172,7 +203,7 @@ def shoal_scene(deck: dict[str, Any], mat: MatSpec, seed: int,
     ox = rng.uniform(left + distortions.jitter_mm, right - distortions.jitter_mm - cols * sw)
     oy = rng.uniform(top + distortions.jitter_mm, bottom - distortions.jitter_mm - rows * sh)
     by_id = {c["id"]: c for c in deck["cards"]}
-    canvas = _table_canvas(mat, rng)
+    canvas = _table_canvas(mat, rng, paper)
     placements = []
     for cid, x, y in order:
         face = images[cid] if images else art.shoal_card(by_id[cid]["sections"], (sw, sh), cid)
@@ -182,18 +213,21 @@ def shoal_scene(deck: dict[str, Any], mat: MatSpec, seed: int,
         placements.append({"card": cid, "at": [x - x0, y - y0], **placement})
     layout = visible_layout(deck, order)
     truth = {f"{x},{y}": v for (x, y), v in sorted(layout.items())}
-    return _photograph(canvas, mat, rng, distortions, truth, placements)
+    return _photograph(canvas, mat, rng, distortions, truth, placements, paper)
 
 
 def poodivers_scene(faces: dict[str, list[np.ndarray]], card_mm: tuple[float, float],
                     rows: tuple[str, ...], mat: MatSpec, seed: int,
                     distortions: Distortions = PRESETS["clean"], gap_mm: float = 1.5,
-                    unseen_objects: float = 0.5) -> Scene:
+                    unseen_objects: float = 0.5, paper: Paper = PROJECT_PAPER,
+                    unseen: Callable[[tuple[float, float], int], np.ndarray] | None = None,
+                    ) -> Scene:
     """A photo of a Tokyo Poo Divers layout mid-game.
 
     ``faces`` maps closed/blank/sleeper/object to face images; a share ``unseen_objects``
     of the open objects are drawings that are not among them (as on a real table whose
-    faces file holds only a few of the 42 objects).
+    faces file holds only a few of the 42 objects), drawn by ``unseen(card_mm, variant)``
+    (by default the generator of :func:`vision.art.write_faces`, other variants).
     """
     rng = random.Random(seed)
     cells = [(c, r) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#"]
@@ -213,18 +247,20 @@ def poodivers_scene(faces: dict[str, list[np.ndarray]], card_mm: tuple[float, fl
     left, top, right, bottom = _free_box(mat)
     ox = rng.uniform(left, max(left, right - width))
     oy = rng.uniform(top, max(top, bottom - height))
-    canvas = _table_canvas(mat, rng)
+    canvas = _table_canvas(mat, rng, paper)
     placements = []
     for (c, r), face in truth.items():
         if face == "object" and rng.random() < unseen_objects:
-            img = art.poo_face("object", card_mm, 1000 + rng.randrange(10**6))
+            variant = 1000 + rng.randrange(10**6)
+            img = (unseen(card_mm, variant) if unseen
+                   else art.poo_face("object", card_mm, variant))
         else:
             img = rng.choice(faces[face])
         placement = _jittered(rng, distortions, ox + c * px, oy + r * py, cw, ch)
         _lay_card(canvas, img, placement)
         placements.append({"face": face, "cell": f"{chr(65 + c)}{r + 1}", **placement})
     out = {f"{chr(65 + c)}{r + 1}": v for (c, r), v in truth.items()}
-    return _photograph(canvas, mat, rng, distortions, out, placements)
+    return _photograph(canvas, mat, rng, distortions, out, placements, paper)
 
 
 def spread_scene(deck: dict[str, Any], ids: list[str], mat: MatSpec, seed: int,
@@ -236,7 +272,7 @@ def spread_scene(deck: dict[str, Any], ids: list[str], mat: MatSpec, seed: int,
     by_id = {c["id"]: c for c in deck["cards"]}
     left, top, right, _ = _free_box(mat)
     step_x, step_y = (right - left) / 3, 2 * sh + 15
-    canvas = _table_canvas(mat, rng)
+    canvas = _table_canvas(mat, rng, PROJECT_PAPER)
     placements = []
     for i, cid in enumerate(ids):
         face = art.shoal_card(by_id[cid]["sections"], (sw, sh), cid)
@@ -262,10 +298,29 @@ def mat_scene(mat: MatSpec, seed: int, distortions: Distortions = PRESETS["clean
     """A photo of the bare mat; ``sheet`` is the printed image (any resolution), by
     default the mat rendered from ``mat``."""
     rng = random.Random(seed)
-    return _photograph(_table_canvas(mat, rng, sheet), mat, rng, distortions, {}, [])
+    return _photograph(_table_canvas(mat, rng, PROJECT_PAPER, sheet), mat, rng, distortions,
+                       {}, [])
 
 
-def _table_canvas(mat: MatSpec, rng: random.Random,
+def print_mat(spec: MatSpec, paper: Paper, px_per_mm: float) -> np.ndarray:
+    """The mat as printed on ``paper`` (BGR at ``px_per_mm``): the markers in ink with a
+    quiet zone of bare paper a sixth of a marker wide, the rest in the paper's tone."""
+    w, h = round(spec.size_mm[0] * px_per_mm), round(spec.size_mm[1] * px_per_mm)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = paper.tone if paper.tone is not None else paper.white
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, spec.dictionary))
+    side = round(spec.marker_mm * px_per_mm)
+    quiet = round(spec.marker_mm * px_per_mm / 6)
+    white, ink = np.array(paper.white, np.uint8), np.array(paper.ink, np.uint8)
+    for marker_id in spec.markers:
+        x0, y0 = (spec.marker_corners_mm(marker_id)[0] * px_per_mm).round().astype(int)
+        img[max(y0 - quiet, 0):y0 + side + quiet, max(x0 - quiet, 0):x0 + side + quiet] = white
+        bits = cv2.aruco.generateImageMarker(dictionary, marker_id, side) > 127
+        img[y0:y0 + side, x0:x0 + side] = np.where(bits[:, :, None], white, ink)
+    return img
+
+
+def _table_canvas(mat: MatSpec, rng: random.Random, paper: Paper,
                   sheet: np.ndarray | None = None) -> np.ndarray:
     """The mat on a wooden table, top-down at :data:`CANVAS_PX_PER_MM`."""
     r = CANVAS_PX_PER_MM
@@ -276,8 +331,8 @@ def _table_canvas(mat: MatSpec, rng: random.Random,
     canvas = np.clip(wood[None, None, :] + grain[:, :, None]
                      + np.zeros((h, w, 3), np.float32), 0, 255).astype(np.uint8)
     size = (round(mat.size_mm[0] * r), round(mat.size_mm[1] * r))
-    sheet = render(mat, r) if sheet is None else cv2.resize(sheet, size,
-                                                             interpolation=cv2.INTER_AREA)
+    sheet = (print_mat(mat, paper, r) if sheet is None
+             else cv2.resize(sheet, size, interpolation=cv2.INTER_AREA))
     b = round(TABLE_MM * r)
     canvas[b:b + sheet.shape[0], b:b + sheet.shape[1]] = sheet
     return canvas
@@ -314,9 +369,13 @@ def _lay_card(canvas: np.ndarray, face: np.ndarray, placement: dict[str, Any]) -
 
 
 def _photograph(canvas: np.ndarray, mat: MatSpec, rng: random.Random, d: Distortions,
-                truth: dict[str, str], placements: list[dict[str, Any]]) -> Scene:
-    lit = _light(canvas, rng, d)
-    h_img = _camera(mat, rng, d)
+                truth: dict[str, str], placements: list[dict[str, Any]],
+                paper: Paper = PROJECT_PAPER) -> Scene:
+    lit, lighting = light(canvas, rng, d, CANVAS_PX_PER_MM, paper.gloss)
+    for key in ("spot_mm", "veil_mm"):  # canvas millimetres -> the mat's
+        if key in lighting:
+            lighting[key] = [round(v - TABLE_MM, 1) for v in lighting[key]]
+    h_img = camera(mat.size_mm, rng, d.tilt_deg, d.rotation_deg, d.fill)
     k = rng.uniform(0.0, d.barrel)
     to_canvas_mm = np.array([[1 / CANVAS_PX_PER_MM, 0, -TABLE_MM],
                              [0, 1 / CANVAS_PX_PER_MM, -TABLE_MM], [0, 0, 1]])
@@ -327,7 +386,7 @@ def _photograph(canvas: np.ndarray, mat: MatSpec, rng: random.Random, d: Distort
                                     borderMode=cv2.BORDER_REPLICATE)
     else:
         ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-        und = _undistort(np.stack([xs.ravel(), ys.ravel()], 1), k)
+        und = undistort(np.stack([xs.ravel(), ys.ravel()], 1), k)
         src = cv2.perspectiveTransform(und.reshape(-1, 1, 2).astype(np.float64),
                                        np.linalg.inv(m)).reshape(h, w, 2).astype(np.float32)
         photo = cv2.remap(lit, src[..., 0], src[..., 1], cv2.INTER_LINEAR,
@@ -346,97 +405,9 @@ def _photograph(canvas: np.ndarray, mat: MatSpec, rng: random.Random, d: Distort
 
     def to_photo(points_mm: np.ndarray) -> np.ndarray:
         pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
-        return _distort(cv2.perspectiveTransform(pts, h_img).reshape(-1, 2), k)
+        return distort(cv2.perspectiveTransform(pts, h_img).reshape(-1, 2), k)
 
-    return Scene(photo, truth, to_photo, placements)
-
-
-def _light(canvas: np.ndarray, rng: random.Random, d: Distortions) -> np.ndarray:
-    """Uneven coloured light, soft shadows and a glare spot on the table."""
-    if not (d.light or d.shadow or d.glare):
-        return canvas
-    h, w = canvas.shape[:2]
-    small = (w // 8, h // 8)
-    ys, xs = np.mgrid[0:small[1], 0:small[0]].astype(np.float32)
-    xs, ys = xs / small[0] - 0.5, ys / small[1] - 0.5
-    field = np.ones((small[1], small[0], 3), np.float32)
-    if d.light:
-        a = rng.uniform(0, 2 * math.pi)
-        ramp = 1 + d.light * rng.uniform(0.15, 0.45) * (math.cos(a) * xs + math.sin(a) * ys)
-        tint = np.array([1 + d.light * rng.uniform(-0.2, 0.2) for _ in range(3)], np.float32)
-        field *= ramp[:, :, None] * tint[None, None, :] * rng.uniform(1 - 0.4 * d.light, 1.0)
-    if d.shadow:
-        for _ in range(rng.randint(1, 2)):
-            cx, cy = rng.uniform(-0.4, 0.4), rng.uniform(-0.4, 0.4)
-            s = rng.uniform(0.08, 0.2)
-            blob = np.exp(-((xs - cx) ** 2 + ((ys - cy) * h / w) ** 2) / (2 * s * s))
-            field *= (1 - d.shadow * rng.uniform(0.25, 0.5) * blob)[:, :, None]
-    # the camera exposes for the brightest part of the table: paper white does not clip
-    field *= rng.uniform(0.8, 0.92) / field.max()
-    out = canvas.astype(np.float32) * cv2.resize(field, (w, h))
-    if d.glare:
-        cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
-        s = rng.uniform(6, 18) * CANVAS_PX_PER_MM
-        gy, gx = np.ogrid[0:h, 0:w]
-        spot = np.exp(-((gx - cx) ** 2 + (gy - cy) ** 2) / (2 * s * s)).astype(np.float32)
-        out += (d.glare * rng.uniform(120, 230) * spot)[:, :, None]
-    return np.clip(out, 0, 255).astype(np.uint8)
-
-
-def _camera(mat: MatSpec, rng: random.Random, d: Distortions) -> np.ndarray:
-    """Homography from mat millimetres to (undistorted) photo pixels."""
-    w, h = mat.size_mm
-    tilt = math.radians(rng.uniform(0, d.tilt_deg))
-    towards = rng.uniform(0, 2 * math.pi)
-    spin = math.radians(rng.uniform(-d.rotation_deg, d.rotation_deg))
-    axis = np.array([math.cos(towards), math.sin(towards), 0.0])
-    r_tilt, _ = cv2.Rodrigues(axis * tilt)
-    r_spin, _ = cv2.Rodrigues(np.array([0.0, 0.0, spin]))
-    rot = r_spin @ r_tilt
-    distance = 1.3 * math.hypot(w, h)
-    target = np.array([w / 2, h / 2, 0.0])
-    centre = target - distance * rot.T @ np.array([0.0, 0.0, 1.0])
-    t = -rot @ centre
-    h_norm = np.column_stack([rot[:, 0], rot[:, 1], t])
-    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2)
-    proj = cv2.perspectiveTransform(corners, h_norm).reshape(-1, 2)
-    lo, hi = proj.min(0), proj.max(0)
-    fill = rng.uniform(*d.fill)
-    s = fill * min(PHOTO_SIZE[0] / (hi[0] - lo[0]), PHOTO_SIZE[1] / (hi[1] - lo[1]))
-    slack = np.array(PHOTO_SIZE) - s * (hi - lo)
-    off = -s * lo + slack * np.array([rng.uniform(0.3, 0.7), rng.uniform(0.3, 0.7)])
-    fit = np.array([[s, 0, off[0]], [0, s, off[1]], [0, 0, 1]])
-    out: np.ndarray = fit @ h_norm
-    return out
-
-
-def _radius2(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    centre = np.array(PHOTO_SIZE, np.float64) / 2
-    half_diag = math.hypot(*centre)
-    q = (p - centre) / half_diag
-    return q, (q**2).sum(1, keepdims=True)
-
-
-def _undistort(p: np.ndarray, k: float) -> np.ndarray:
-    """Photo pixel -> where it would be without barrel distortion."""
-    centre = np.array(PHOTO_SIZE, np.float64) / 2
-    q, r2 = _radius2(p.astype(np.float64))
-    return centre + q * (1 + k * r2) * math.hypot(*centre)
-
-
-def _distort(p: np.ndarray, k: float) -> np.ndarray:
-    """Undistorted pixel -> photo pixel (inverse of :func:`_undistort`, by Newton)."""
-    if k == 0.0:
-        return p
-    centre = np.array(PHOTO_SIZE, np.float64) / 2
-    half_diag = math.hypot(*centre)
-    q_u, r2_u = _radius2(p)
-    ru = np.sqrt(r2_u)
-    rd = ru.copy()
-    for _ in range(20):
-        rd -= (rd * (1 + k * rd**2) - ru) / (1 + 3 * k * rd**2)
-    scale = np.where(ru > 0, rd / np.maximum(ru, 1e-12), 1.0)
-    return centre + q_u * scale * half_diag
+    return Scene(photo, truth, to_photo, placements, lighting)
 
 
 def with_jitter(d: Distortions, mm: float, deg: float) -> Distortions:

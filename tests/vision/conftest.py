@@ -3,6 +3,7 @@ project's mat, and a template cache of the test's own."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -12,6 +13,7 @@ import pytest
 from companion.games.shoal.deck import load_deck
 from vision import art, mat
 from vision.decks import Faces, load_faces
+from vision.synth_tables import STYLES, Table, write_table
 
 
 @pytest.fixture(autouse=True)
@@ -48,3 +50,17 @@ def face_images(faces: Faces) -> dict[str, list[np.ndarray]]:
 def a3() -> mat.MatSpec:
     return mat.standard("A3")
 
+
+
+@pytest.fixture(scope="session")
+def user_table(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Table]:
+    """``user_table("offwhite")``: a style of :mod:`vision.synth_tables` written to disk
+    once per session (mat.json, deck/, faces/)."""
+    tables: dict[str, Table] = {}
+
+    def get(name: str) -> Table:
+        if name not in tables:
+            tables[name] = write_table(STYLES[name], tmp_path_factory.mktemp(name))
+        return tables[name]
+
+    return get
