@@ -89,16 +89,19 @@ def parse_reply(text):
 
 
 class LineBuffer:
-    """Bytes in, complete lines out, for lines that start with one of ``words``.
+    """Bytes in, complete lines out, for lines that start with one of ``words`` and pass
+    ``check`` (:func:`parse` for host lines, :func:`parse_reply` for the box's).
 
-    Noise in front of a line (a loose wire, bytes left from before the port was opened)
-    does not cost the line: what follows the first of ``words`` after the noise is kept.
-    Lines that are too long or not ASCII, with no line of ``words`` at their end, come out
-    as :class:`ProtocolError`.
+    Noise in front of a line (a loose wire, a line cut off by opening the port late)
+    does not cost the line: the line is the longest tail that starts with one of
+    ``words`` and passes ``check`` (else the longest that starts with a word, for its
+    error). Lines that are too long or not ASCII with no such tail come out as
+    :class:`ProtocolError`.
     """
 
-    def __init__(self, words=COMMANDS):
+    def __init__(self, words=COMMANDS, check=parse):
         self.words = [w.encode() for w in words]
+        self.check = check
         self.skipped = 0  # bytes of noise skipped so far
         self._buf = b""
         self._overflow = False
@@ -125,17 +128,31 @@ class LineBuffer:
         return out
 
     def _line(self, raw, overflow):
-        """The longest tail of ``raw`` that is a clean line starting with a word."""
         raw = raw.rstrip(b"\r")
+        first = None
         for at in range(len(raw)):
             if self._starts(raw, at):
                 text = _decode(raw[at:])
-                if not isinstance(text, ProtocolError):
-                    self.skipped += at + (1 if overflow else 0)
-                    return text
+                if isinstance(text, ProtocolError):
+                    continue
+                if first is None:
+                    first = (at, text)
+                if self._passes(text):
+                    first = (at, text)
+                    break
+        if first is not None:
+            self.skipped += first[0] + (1 if overflow else 0)
+            return first[1]
         if overflow or len(raw) > MAX_LINE:
             return ProtocolError("line too long", raw)
         return _decode(raw)
+
+    def _passes(self, text):
+        try:
+            self.check(text)
+        except ProtocolError:
+            return False
+        return True
 
     def _starts(self, raw, at):
         for word in self.words:

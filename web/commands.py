@@ -155,6 +155,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                   "counts down and plays the clapper)", file=sys.stderr)
     if timer is None:
         print(f"companion: {problem}; the dashboard runs without a timer", file=sys.stderr)
+    elif timer.status().get("device", {}).get("connection") == "reconnecting":
+        print(f"companion: {timer.status()['device']['error']} (the timer uses the box as "
+              "soon as it answers)", file=sys.stderr)
     app = create_app(table, {
         "TABLE_PIN": pin, "SECRET_KEY": key, "TIMER": timer, "TIMER_SPEC": spec,
         "TIMER_PROBLEM": problem, "CAMERA": conf.get("camera"),

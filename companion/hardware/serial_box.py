@@ -54,7 +54,7 @@ def handshake(port: serial.SerialBase, url: str, timeout: float) -> str:
     :class:`HardwareError` when nothing does (or a box sits at its Python prompt)."""
     port.reset_input_buffer()
     port.write(protocol.line(protocol.HELLO).encode() + b"\n")
-    lines = protocol.LineBuffer(protocol.REPLIES)
+    lines = protocol.LineBuffer(protocol.REPLIES, protocol.parse_reply)
     heard: list[str] = []
     box_like = False
     until = time.monotonic() + timeout
@@ -99,7 +99,7 @@ class _Lines(Protocol):
 
     def __init__(self, backend: SerialBackend) -> None:
         self.backend = backend
-        self.buffer = protocol.LineBuffer(protocol.REPLIES)
+        self.buffer = protocol.LineBuffer(protocol.REPLIES, protocol.parse_reply)
         self.transport: ReaderThread | None = None
 
     def connection_made(self, transport: ReaderThread) -> None:
@@ -107,18 +107,19 @@ class _Lines(Protocol):
 
     def data_received(self, data: bytes) -> None:
         skipped = self.buffer.skipped
-        for item in self.buffer.feed(data):
+        items = self.buffer.feed(data)
+        if self.buffer.skipped > skipped:  # said first: the line after it may act at once
+            self.backend._complain(
+                f"the clapper box at {self.backend.url} sent "
+                f"{self.buffer.skipped - skipped} bytes of noise before a line (loose cable "
+                "or wrong baud rate?)")
+        for item in items:
             if isinstance(item, protocol.ProtocolError):
                 self.backend._complain(
                     f"the clapper box at {self.backend.url} sent {item.raw[:80]!r}, which is "
                     f"not part of its protocol ({item}: loose cable or wrong baud rate?)")
             else:
                 self.backend._line(item)
-        if self.buffer.skipped > skipped:
-            self.backend._complain(
-                f"the clapper box at {self.backend.url} sent "
-                f"{self.buffer.skipped - skipped} bytes of noise before a line (loose cable "
-                "or wrong baud rate?)")
 
     def write_line(self, text: str) -> None:
         assert self.transport is not None

@@ -32,15 +32,20 @@ NOISE = st.one_of(
 )
 
 
+def good(tail: bytes) -> bool:
+    match = GOOD.fullmatch(tail)
+    return match is not None and (match[2] is None or 0 < int(match[2]) <= protocol.MAX_MS)
+
+
 def recovered(raw: bytes) -> bytes | None:
-    """The line the box acts on: noise in front of a line is skipped, so it is the longest
-    tail of ``raw`` that starts with a command word and is printable ASCII of at most
-    ``MAX_LINE`` bytes (hardware.md, 'Serial protocol')."""
+    """The line the box obeys: noise in front of a line is skipped, so it is the longest
+    tail of ``raw`` that is printable ASCII of at most ``MAX_LINE`` bytes, starts with a
+    command word and is a good command (hardware.md, 'Serial protocol')."""
     raw = raw.rstrip(b"\r")
     for i in range(len(raw)):
         tail = raw[i:]
         if (len(tail) <= protocol.MAX_LINE and PRINTABLE.fullmatch(tail)
-                and WORD.match(tail)):
+                and WORD.match(tail) and good(tail)):
             return tail
     return None
 
@@ -48,12 +53,9 @@ def recovered(raw: bytes) -> bytes | None:
 def expected(raw: bytes) -> str:
     """``ERR`` or the first word of the box's answer to one complete line."""
     line = recovered(raw)
-    match = GOOD.fullmatch(line) if line is not None else None
-    if match is None:
+    if line is None:
         return "ERR"
-    if match[2] is not None and not 0 < int(match[2]) <= protocol.MAX_MS:
-        return "ERR"
-    word = match[1].split()[0]
+    word = line.split()[0]
     return {b"HELLO": "READY", b"PING": "PONG", b"STOP": "STOPPED", b"CLAP": "",
             b"START": "RUNNING"}[word]
 

@@ -253,3 +253,15 @@ def test_a_refused_device_leaves_the_port_free(tmp_path: Path, table: Table) -> 
                 open_timer(f"serial:{other.path}", table, FAST)
         with serial.serial_for_url(other.path, exclusive=True):
             pass  # neither closed-over try kept it open or locked
+
+
+def test_noise_without_a_line_end_does_not_swallow_the_next_line(box: VirtualBox,
+                                                                 table: Table) -> None:
+    sid = new_game(table)
+    with timer_on(box, table, duration_s=30) as timer:
+        started = table_event(table, "start_search")
+        box.garbage(b"\xff\x00" * 20 + b"~" * 30)  # a loose wire, no line end
+        box.press("START")  # the next real line, right behind the noise
+        assert started.wait(5)
+        assert "noise" in (timer.status()["device"]["error"] or "")
+    assert log_types(table, sid) == ["move", "start_search"]

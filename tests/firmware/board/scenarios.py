@@ -49,12 +49,14 @@ def protocol_lines():
         ("box", [b"\x00\xff~~START 30000\n", b"x" * 100 + b"PING\n"]),
         ("box", [b"\xffgarbage without end " * 5, b"STOP\n"]),
         ("box", [b"x" * 70 + b"\n", b"START \xff\xffSTART 40000\n", b"FLY AWAY\n"]),
-        ("host", [b"NING 12000\nRUNNING 11000\nREADY clapperbox 1.0\n"]),
+        ("host", [b"NING 12000\nRUNNING 11000\nBUTTON ST", b"READY clapperbox 1.0\n"]),
+        ("box", [b"START 3STOP\n", b"HELLO HELLO\n", b"STAR PING\n"]),
         ("host", [b"HELLO\r\nTraceback (most recent call last):\r\n", b">>> "]),
         ("host", [b"\x80\x81BUTTON START\n", b"noise" * 20, b"HELD NEXT\n"]),
     )
     for side, chunks in streams:
-        buf = protocol.LineBuffer(protocol.COMMANDS if side == "box" else protocol.REPLIES)
+        buf = (protocol.LineBuffer() if side == "box" else
+               protocol.LineBuffer(protocol.REPLIES, protocol.parse_reply))
         out = []
         for chunk in chunks:
             out += [shown(x) for x in buf.feed(chunk)]
