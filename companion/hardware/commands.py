@@ -23,10 +23,11 @@ from serial.tools import list_ports
 
 from companion.hardware import HardwareConfig, HardwareError, open_backend
 from companion.hardware.backend import Backend
+from companion.hardware.timer import HOLD, NEXT, START, STOP
 
 PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id
-STEPS = [("start", "Press START"), ("stop", "Press STOP"),
-         ("next", "Press NEXT briefly"), ("hold", "Hold NEXT down until it beeps (3 s)")]
+STEPS = [(START, "Press START"), (STOP, "Press STOP"),
+         (NEXT, "Press NEXT briefly"), (HOLD, "Hold NEXT down until it beeps (3 s)")]
 
 
 def _interrupt_on_sigterm() -> None:

@@ -30,6 +30,7 @@ from serial.threaded import Protocol, ReaderThread
 
 from companion.hardware.backend import Backend
 from companion.hardware.config import HardwareConfig, HardwareError
+from companion.hardware.timer import HOLD
 from firmware import protocol
 
 log = logging.getLogger(__name__)
@@ -294,7 +295,7 @@ class SerialBackend(Backend):
         if reply == protocol.BUTTON:
             self.on_button(str(value).lower())
         elif reply == protocol.HELD:
-            self.on_button("hold")
+            self.on_button(HOLD)
         elif reply == protocol.RUNNING:
             self._box_running = True
         elif reply == protocol.EXPIRED:

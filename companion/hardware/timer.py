@@ -25,7 +25,10 @@ from enum import StrEnum
 
 from firmware.protocol import BUTTONS as BOX_BUTTONS
 
-BUTTONS = tuple(name.lower() for name in BOX_BUTTONS)  # the protocol's, as the host names them
+# The buttons as the host names them (the protocol's, lower case), and NEXT held down.
+BUTTONS = tuple(name.lower() for name in BOX_BUTTONS)
+START, STOP, NEXT = BUTTONS
+HOLD = "hold"
 
 
 class TimerState(StrEnum):

@@ -101,6 +101,7 @@ class VirtualBox:
         self.box = Box(self.parts, pulse_ms=self.pulse_ms, hold_ms=self.hold_ms,
                        diff=_diff, add=_add)
         self._buttons: dict[str, int] = {}  # button -> monotonic ms to let go
+        self._pressing: dict[str, int] = {}  # pressed, not yet read: ms to hold it
         self._alive = True
         self.repl = False
         self._kept = self.buffered
@@ -116,7 +117,7 @@ class VirtualBox:
         if button not in protocol.BUTTONS:
             raise ValueError(f"the box has no {button} button")
         with self._lock:
-            self._buttons[button] = _now() + ms
+            self._pressing[button] = ms  # held from when the loop first reads it
         self._poke()
 
     def crash(self) -> None:
@@ -178,6 +179,8 @@ class VirtualBox:
                     if not self._alive:
                         return
                     releases = list(self._buttons.values())
+                    if self._pressing:
+                        releases.append(0)  # read the new press at once
                 now = _now()
                 wait = self.box.next_due(now)
                 for at in releases:
@@ -209,6 +212,8 @@ class VirtualBox:
                     continue
                 now = _now()
                 with self._lock:
+                    self._buttons.update({b: now + ms for b, ms in self._pressing.items()})
+                    self._pressing.clear()
                     levels = {b: at > now for b, at in self._buttons.items()}
                     self._buttons = {b: at for b, at in self._buttons.items() if at > now}
                 for button, down in levels.items():
