@@ -3,6 +3,7 @@ pty <-> the firmware's own logic."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -265,3 +266,17 @@ def test_noise_without_a_line_end_does_not_swallow_the_next_line(box: VirtualBox
         assert started.wait(5)
         assert "noise" in (timer.status()["device"]["error"] or "")
     assert log_types(table, sid) == ["move", "start_search"]
+
+
+def test_the_virtual_box_reports_whole_milliseconds(box: VirtualBox) -> None:
+    """DESIGN.md: every <ms> is whole milliseconds in digits (the host takes anything
+    else for a loose cable)."""
+    with serial.serial_for_url(box.path, timeout=2) as port:
+        port.write(b"START 1500\n")
+        replies = [port.readline().decode().strip() for _ in range(3)]
+        port.write(b"STOP\n")
+        replies.append(port.readline().decode().strip())
+    assert replies[0] == "RUNNING 1500"
+    assert replies[1].startswith("RUNNING ") and 0 < int(replies[1].split()[1]) <= 500
+    for reply in replies:
+        assert re.fullmatch(r"(RUNNING|STOPPED) \d+|EXPIRED", reply), replies
