@@ -11,13 +11,13 @@ import random
 import time
 from typing import Any
 
-from companion.engine import fold
-from companion.games.drshark import GAME, SharkState
+from companion.engine import replay
+from companion.games.drshark import GAME, DrSharkState
 
 PLAYERS = ["Ann", "Ben", "Cid", "Dan", "Eve", "Fay"]
 
 
-def choose(state: SharkState, rnd: random.Random) -> dict[str, Any]:
+def choose(state: DrSharkState, rnd: random.Random) -> dict[str, Any]:
     """A legal action: dive, search a few clues, form what can be formed, end the turn."""
     legal = {leg.type: leg for leg in GAME.legal(state)}
     for kind in ("move", "draw", "take"):
@@ -50,7 +50,7 @@ def main() -> None:
         applies.append(time.perf_counter() - t)
         actions.append(action)
     t = time.perf_counter()
-    fold(GAME, PLAYERS, {}, actions)
+    replay(GAME, GAME.new(PLAYERS, {}), actions)
     folded = time.perf_counter() - t
     ms = 1000.0
     print(json.dumps({

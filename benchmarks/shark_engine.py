@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.engine import fold
+from companion.engine import replay
 from companion.games.shark import GAME, SharkState, turn
 
 PLAYERS = ["Ann", "Ben", "Cid", "Dee"]
@@ -66,12 +66,15 @@ def median_ms(work: Callable[[], object], runs: int = 9) -> float:
 def main() -> None:
     actions = random_game(1)
     rolls = [i for i, a in enumerate(actions) if a["type"] == "roll"]
-    rolled: SharkState = fold(GAME, PLAYERS, OPTIONS, actions[:rolls[len(rolls) // 2] + 1])
-    done = fold(GAME, PLAYERS, OPTIONS, actions)
+    def whole(upto: int = len(actions)) -> SharkState:
+        return replay(GAME, GAME.new(PLAYERS, OPTIONS), actions[:upto])
+
+    rolled = whole(rolls[len(rolls) // 2] + 1)
+    done = whole()
     print(json.dumps({
         "benchmark": "shark_engine",
         "actions": len(actions),
-        "replay_whole_game_ms": median_ms(lambda: fold(GAME, PLAYERS, OPTIONS, actions)),
+        "replay_whole_game_ms": median_ms(whole),
         "placement_choices_mid_game_ms": median_ms(lambda: turn.choices(rolled)),
         "legal_mid_game_ms": median_ms(lambda: GAME.legal(rolled)),
         "view_end_ms": median_ms(lambda: GAME.view(done)),

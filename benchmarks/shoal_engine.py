@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.engine import fold
+from companion.engine import replay
 from companion.games.shoal import placement
 from companion.games.shoal.rules import GAME, ShoalState
 
@@ -56,12 +56,12 @@ def hints(state: ShoalState) -> int:
 
 def main() -> None:
     actions = random_game(1)
-    done = fold(GAME, PLAYERS, {"goal": "G1"}, actions)
-    middle = fold(GAME, PLAYERS, {"goal": "G1"}, actions[:20])
+    done = replay(GAME, GAME.new(PLAYERS, {"goal": "G1"}), actions)
+    middle = replay(GAME, GAME.new(PLAYERS, {"goal": "G1"}), actions[:20])
     print(json.dumps({
         "benchmark": "shoal_engine",
         "replay_4_players_40_cards_ms": median_ms(
-            lambda: fold(GAME, PLAYERS, {"goal": "G1"}, actions)),
+            lambda: replay(GAME, GAME.new(PLAYERS, {"goal": "G1"}), actions)),
         "score_4_shoals_ms": median_ms(lambda: GAME.breakdown(done)),
         "view_ms": median_ms(lambda: GAME.view(done)),
         "all_legal_placements_mid_game_ms": median_ms(lambda: hints(middle)),

@@ -3,11 +3,14 @@
 Exit codes: 0 done, 1 an illegal action in a record, 2 input that cannot be used (with a
 one-line message on stderr). The commands beyond the four here (``serve``, ``score``,
 ``hw``, ``doctor``, camera scoring, ...) come from the ``companion.commands`` entry points
-of pyproject.toml: each names a ``register(subparsers)`` function, so this package knows
-no other package by name and a new one plugs in by declaring its own entry point.
+of pyproject.toml: each is named after its command and names a ``register(subparsers)``
+function, so this package knows no other package by name and a new one plugs in by
+declaring its own entry point.
 
-Building the parser imports only the registering modules, which import their heavy
-libraries when a command runs: ``companion --version`` answers at once.
+Only what the command line asks for is imported: ``companion replay`` and ``--version``
+load no entry point, ``companion serve`` only the one named ``serve`` (all of them for
+``--help`` or a word that is no command), and the registering modules import their heavy
+libraries when their command runs. So the command answers at once, also on a Pi.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +28,9 @@ if TYPE_CHECKING:
     from companion.table import Table
 
 COMMANDS = "companion.commands"
-"""Entry-point group of ``register(subparsers)`` functions that add commands."""
+"""Entry-point group of ``register(subparsers)`` functions, each named after the command
+it adds."""
+CORE = ("replay", "export", "games", "backup")
 
 
 class UsageError(Exception):
@@ -103,8 +107,11 @@ def cmd_backup(args: argparse.Namespace) -> int:
     return 0
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="companion", description=__doc__.split("\n")[0])
+def parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line for ``argv`` (default ``sys.argv``): the core commands and the
+    plugins it may need (see the module docstring)."""
+    p = argparse.ArgumentParser(prog="companion", description="The table companion: rules, "
+                                "timer, camera scoring and a dashboard for four board games.")
     p.add_argument("--version", action="version", version=f"companion {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -130,15 +137,23 @@ def parser() -> argparse.ArgumentParser:
     add_db_option(b)
     b.set_defaults(func=cmd_backup)
 
-    for point in sorted(entry_points(group=COMMANDS), key=lambda ep: ep.name):
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = next((w for w in words if not w.startswith("-")), None)
+    if command in CORE or (command is None and "--version" in words
+                           and not {"-h", "--help"} & set(words)):
+        return p
+    from importlib.metadata import entry_points
+    points = sorted(entry_points(group=COMMANDS), key=lambda ep: ep.name)
+    named = [ep for ep in points if ep.name == command]
+    for point in named or points:
         point.load()(sub)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args = parser(argv).parse_args(argv)
     from companion.record import BadRecord
     from companion.store import StoreError
-    args = parser().parse_args(argv)
     try:
         code: int = args.func(args)
     except (UsageError, BadRecord, StoreError) as err:

@@ -19,14 +19,12 @@ import platform
 import shutil
 import sqlite3
 import sys
-import tomllib
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.specifiers import SpecifierSet
+from companion.settings import ConfigError, Settings, config_path
 
 DIST = "table-companion"
 PLUGINS = "companion.doctor"
@@ -57,60 +55,33 @@ def problem(check: str, detail: str, fix: str) -> Finding:
 
 @dataclass
 class Setup:
-    """What the service would run with: the config file's settings, then the flags."""
+    """What the service would run with: the config file's settings, then the flags; and
+    why the file cannot be used, if so (the defaults and flags are checked then)."""
 
-    config_path: Path
-    config: dict[str, Any] = field(default_factory=dict)
+    settings: Settings
     config_error: str | None = None
-    db: Path | None = None
-    timer: str = "browser"
-    camera: str | None = None
-    pin: str | None = None
     min_free: int = MIN_FREE_BYTES
-
-    @property
-    def data_dir(self) -> Path:
-        from companion.store import default_path
-        return (self.db or default_path()).parent
-
-    @property
-    def db_path(self) -> Path:
-        from companion.store import default_path
-        return self.db or default_path()
 
 
 Check = Callable[[Setup], Iterable[Finding]]
 
 
-def default_config_path() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
-    return Path(base) / "companion" / "config.toml"
-
-
 def load_setup(config: Path | None = None, db: Path | None = None, timer: str | None = None,
                camera: str | None = None) -> Setup:
-    """The settings ``companion serve`` would use (a broken file is kept as an error for
-    the config check to report)."""
-    setup = Setup(config or default_config_path())
-    if setup.config_path.exists():
-        try:
-            setup.config = tomllib.loads(setup.config_path.read_text("utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-            setup.config_error = f"cannot read {setup.config_path}: {err}"
-    elif config is not None:
-        setup.config_error = f"no config file at {config}"
-    conf = setup.config
-    db_setting = db or (Path(str(conf["db"])).expanduser() if conf.get("db") else None)
-    setup.db = db_setting
-    setup.timer = timer or str(conf.get("timer") or "browser")
-    setup.camera = camera or (str(conf["camera"]) if conf.get("camera") is not None else None)
-    setup.pin = str(conf["pin"]) if conf.get("pin") is not None else None
-    return setup
+    """The settings ``companion serve`` would use (a file it would refuse is kept as an
+    error for the config check to report)."""
+    flags: dict[str, Any] = {"db": str(db) if db else None, "timer": timer, "camera": camera}
+    try:
+        return Setup(Settings.load(config, **flags))
+    except ConfigError as err:
+        given = {k: v for k, v in flags.items() if v is not None}
+        return Setup(Settings(path=config or config_path(), **given), str(err))
 
 
 # Python and packages -----------------------------------------------------------------
 
 def check_python(setup: Setup, version: str | None = None) -> Iterable[Finding]:
+    from packaging.specifiers import SpecifierSet
     version = version or platform.python_version()
     try:
         needed = metadata.metadata(DIST)["Requires-Python"] or ">=3.11"
@@ -126,6 +97,7 @@ def check_python(setup: Setup, version: str | None = None) -> Iterable[Finding]:
 
 
 def check_packages(setup: Setup) -> Iterable[Finding]:
+    from packaging.requirements import InvalidRequirement, Requirement
     try:
         requires = metadata.requires(DIST) or []
     except metadata.PackageNotFoundError:
@@ -158,25 +130,27 @@ def check_packages(setup: Setup) -> Iterable[Finding]:
 # Config, timer hardware ----------------------------------------------------------------
 
 def check_config(setup: Setup) -> Iterable[Finding]:
+    path = setup.settings.path
     if setup.config_error:
         yield problem("config", setup.config_error,
                       "fix the file (TOML: key = value, text in quotes) or move it aside; "
-                      "the keys are described in README.md")
-    elif setup.config_path.exists():
-        yield well("config", f"{setup.config_path}")
+                      "the keys are described in README.md; `companion serve` refuses to "
+                      "start until then")
+    elif path.exists():
+        yield well("config", f"{path}: every key is one `companion serve` knows")
     else:
-        yield well("config", f"no {setup.config_path}: the defaults are used")
+        yield well("config", f"no {path}: the defaults are used")
 
 
 def _hardware_config(setup: Setup) -> Any:
     from companion.hardware import HardwareConfig
-    return HardwareConfig.from_mapping(setup.config.get("hardware"))
+    return HardwareConfig.from_mapping(setup.settings.hardware)
 
 
 def check_timer(setup: Setup) -> Iterable[Finding]:
     """Open the configured timer hardware once (the pins, or the box's handshake)."""
     from companion.hardware import HardwareError, open_backend
-    spec = setup.timer
+    spec = setup.settings.timer
     if spec == "browser":
         yield well("timer", "browser: no timer hardware (the dashboard plays the clapper)")
         return
@@ -210,7 +184,7 @@ def check_timer(setup: Setup) -> Iterable[Finding]:
 
 def check_database(setup: Setup) -> Iterable[Finding]:
     from companion.store import Store, StoreError
-    path = setup.db_path
+    path = setup.settings.db_path
     restore = ("restore the latest backup (README.md, 'Backups'), or move the file aside "
                "to start with an empty database")
     if not path.exists():
@@ -237,7 +211,7 @@ def check_database(setup: Setup) -> Iterable[Finding]:
 
 
 def check_disk(setup: Setup) -> Iterable[Finding]:
-    folder = setup.db_path.parent
+    folder = setup.settings.data_dir
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
     free = shutil.disk_usage(folder).free

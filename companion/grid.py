@@ -7,6 +7,7 @@ played on a grid (Shark's board, the Tokyo Poo Divers layout).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 _CELL = re.compile(r"([A-Z])([1-9][0-9]?)")
@@ -47,3 +48,14 @@ class Cell:
 
     def neighbours(self, directions: tuple[str, ...] = ORTHOGONAL) -> list[Cell]:
         return [self.step(d) for d in directions]
+
+
+def run(cells: Mapping[str, str], start: str, direction: str, value: str) -> list[str]:
+    """The cells after ``start`` along ``direction`` that hold ``value``, up to the first
+    one that does not (Tokyo Poo Divers' star runs of open objects)."""
+    out = []
+    cell = Cell.parse(start).step(direction)
+    while cells.get(str(cell)) == value:
+        out.append(str(cell))
+        cell = cell.step(direction)
+    return out

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from companion import games
-from companion.engine import Action, BadSetup, IllegalAction
+from companion.engine import Action, BadSetup, ReplayError
+from companion.engine import replay as fold_log
 
 
 class BadRecord(ValueError):
@@ -82,13 +83,9 @@ def replay(record: Record) -> tuple[dict[str, Any], int]:
         state = game.new(players, record.options)
     except BadSetup as err:
         raise BadRecord(str(err)) from None
-    for index, action in enumerate(record.actions):
-        try:
-            if not isinstance(action, dict):
-                raise IllegalAction("an action must be a JSON object with a \"type\"")
-            if game.is_over(state):
-                raise IllegalAction("the game is over")
-            state = game.apply(state, action)
-        except IllegalAction as err:
-            return {"error": {"index": index, "action": action, "message": str(err)}}, 1
+    try:
+        state = fold_log(game, state, record.actions)
+    except ReplayError as err:
+        return {"error": {"index": err.index, "action": err.action,
+                          "message": str(err.error), "kind": err.error.kind}}, 1
     return game.summary(state), 0

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion import games
-from companion.engine import Action, Game, IllegalAction, action_type
+from companion.engine import Action, Game, replay
 from companion.store import SessionRow, Store
 
 Listener = Callable[[int, int], None]
@@ -125,9 +125,7 @@ class Table:
         """
         with self._lock:
             session = self.get(session_id)
-            action_type(action)
-            if session.game.is_over(session.state):
-                raise IllegalAction("the game is over")
+            session.game.rule(session.state, action)   # readable, and the game goes on
             resolved = session.game.resolve(session.state, action, session.rng())
             state = session.game.apply(session.state, resolved)
             self.store.append(session_id, resolved, expected=_expected(session, seq),
@@ -180,7 +178,5 @@ def _missing(session_id: int) -> SessionRow:
 
 def _load(row: SessionRow, actions: list[Action]) -> Session:
     game = games.get(row.game)
-    state = game.new(row.players, row.options)
-    for action in actions:
-        state = game.apply(state, action)
+    state = replay(game, game.new(row.players, row.options), actions)
     return Session(row.id, game, row.players, row.options, row.seed, actions, state)

@@ -8,7 +8,8 @@
     companion vision capture-deck PHOTO --deck DECK [--mat MAT] [--start F01]
 
 ``--mat`` defaults to the project's A3 mat. Unusable input exits 2 with one line on
-stderr that says what to do.
+stderr that says what to do. OpenCV and the readers are imported when a command runs,
+not when the ``companion`` command line is built.
 """
 
 from __future__ import annotations
@@ -17,15 +18,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.engine import BadSetup
-from companion.games.poodivers.layout import rows_of
-from vision import capture, matching, poodivers, shoal
-from vision.decks import load_deck, load_faces
 from vision.errors import VisionError
-from vision.mat import PAPERS, mat_of, read_photo, standard, write
-from vision.reading import Reading
+
+if TYPE_CHECKING:
+    from vision.reading import Reading
 
 
 def register(sub: Any) -> None:
@@ -35,7 +34,7 @@ def register(sub: Any) -> None:
     m = cmds.add_parser("mat", help="write the printable mat and its mat.json")
     m.add_argument("--out", type=Path, required=True, help="the PNG to print")
     m.add_argument("--json", type=Path, default=None, help="where to write mat.json")
-    m.add_argument("--paper", choices=sorted(PAPERS), default="A3")
+    m.add_argument("--paper", default="A3", help="A3 (default) or A4")
     m.add_argument("--dpi", type=float, default=200.0, help="print resolution (default 200)")
     m.set_defaults(func=_guarded(cmd_mat))
 
@@ -86,6 +85,7 @@ def _guarded(func: Any) -> Any:
 
 
 def cmd_mat(args: argparse.Namespace) -> int:
+    from vision.mat import standard, write
     if not 50 <= args.dpi <= 1200:
         raise VisionError(f"--dpi {args.dpi:g} is not a print resolution: use 50 to 1200")
     spec = standard(args.paper)
@@ -113,6 +113,9 @@ def _finish(reading: Reading, args: argparse.Namespace, photo: Any) -> int:
 
 
 def cmd_read_shoal(args: argparse.Namespace) -> int:
+    from vision import matching, shoal
+    from vision.decks import load_deck
+    from vision.mat import mat_of, read_photo
     photo = read_photo(args.photo)
     deck = load_deck(args.deck if args.deck is not None else "default")
     spec = mat_of(args.mat)
@@ -122,6 +125,7 @@ def cmd_read_shoal(args: argparse.Namespace) -> int:
 
 def layout_rows(option: str) -> tuple[str, ...]:
     """A --layout option: a name, JSON rows, or rows joined by "/"."""
+    from companion.games.poodivers.layout import rows_of
     text = option.strip()
     value: object = text
     if text.startswith("["):
@@ -138,6 +142,9 @@ def layout_rows(option: str) -> tuple[str, ...]:
 
 
 def cmd_read_poodivers(args: argparse.Namespace) -> int:
+    from vision import matching, poodivers
+    from vision.decks import load_faces
+    from vision.mat import mat_of, read_photo
     photo = read_photo(args.photo)
     faces = load_faces(args.faces)
     rows = layout_rows(args.layout)
@@ -147,6 +154,9 @@ def cmd_read_poodivers(args: argparse.Namespace) -> int:
 
 
 def cmd_capture_deck(args: argparse.Namespace) -> int:
+    from vision import capture
+    from vision.decks import load_deck
+    from vision.mat import mat_of, read_photo
     photo = read_photo(args.photo)
     deck_file = args.deck / "deck.json" if args.deck.is_dir() else args.deck
     load_deck(deck_file)  # refuse a deck the game would refuse

@@ -13,12 +13,13 @@ from vision.errors import VisionError
 
 
 def check_camera(setup: Setup) -> Iterable[Finding]:
-    if not setup.camera:
+    camera = setup.settings.camera
+    if not camera:
         yield well("camera", "no camera configured: photos are sent from phones "
                    "(camera = \"0\" in config.toml, or --camera, to use one)")
         return
     try:
-        source = sources.open_source(setup.camera)
+        source = sources.open_source(camera)
         try:
             photo = source.read()
         finally:
@@ -30,8 +31,8 @@ def check_camera(setup: Setup) -> Iterable[Finding]:
                       "`v4l2-ctl --list-devices` lists USB cameras")
         return
     height, width = photo.shape[:2]
-    yield well("camera", f"{setup.camera}: a {width}x{height} photo")
-    mat_file = (setup.config.get("vision") or {}).get("mat")
+    yield well("camera", f"{camera}: a {width}x{height} photo")
+    mat_file = setup.settings.vision.get("mat")
     try:
         spec = mats.mat_of(Path(str(mat_file)) if mat_file else None)
         view = mats.detect(spec, photo)

@@ -6,7 +6,9 @@ without a photo the companion's own camera (``--camera``) takes one. The reading
 package's, with the deck, faces and mat files of the ``[vision]`` settings (the shipped
 Shoal deck and the project's A3 mat by default). The answer is the contract's ``{game,
 cells, confidence, ms}`` plus ``overlay``: the photo with every recognised cell
-outlined, as a JPEG data URL, for the players to compare with the layout on screen.
+outlined, as a JPEG data URL, for the players to compare with the layout on screen;
+each unsure cell (``unsure``, :mod:`vision.reading`) gets ``crop``, its picture as a JPEG
+data URL, shown beside the values it could be.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ FIELDS = {"game", "layout"}
 READER = "vision.mat"
 """The vision module whose presence means photos can be read."""
 OVERLAY_WIDTH = 1200
+CROP_WIDTH = 240
 _reading = threading.Lock()   # one reading at a time: a Pi has few cores to share
 
 
@@ -121,16 +124,29 @@ def _layout_option(text: str) -> object:
     return text
 
 
-def _overlay(reading: Any, photo: Any) -> str:
+def _jpeg_url(picture: Any, width: int) -> str:
+    """A picture as a JPEG data URL, no wider than ``width``."""
     import cv2
 
-    picture = reading.overlay(photo)
-    height, width = picture.shape[:2]
-    if width > OVERLAY_WIDTH:
-        picture = cv2.resize(picture, (OVERLAY_WIDTH, round(height * OVERLAY_WIDTH / width)),
+    height, w = picture.shape[:2]
+    if w > width:
+        picture = cv2.resize(picture, (width, max(1, round(height * width / w))),
                              interpolation=cv2.INTER_AREA)
     ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 80])
     return "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode() if ok else ""
+
+
+def _overlay(reading: Any, photo: Any) -> str:
+    return _jpeg_url(reading.overlay(photo), OVERLAY_WIDTH)
+
+
+def _crops(reading: Any, out: dict[str, Any]) -> None:
+    """Give each unsure cell its picture: the cell straightened from the photo, for the
+    players to compare with the values it could be."""
+    for entry in out.get("unsure", []):
+        crop = reading.crop(entry["cell"])
+        if crop.size:
+            entry["crop"] = _jpeg_url(crop, CROP_WIDTH)
 
 
 @bp.post("/api/vision/read")
@@ -152,6 +168,7 @@ def read() -> Any:
             reading = _read(v, game, photo, request.form.get("layout", "square"))
             out = reading.to_json()
             out["overlay"] = _overlay(reading, photo)
+            _crops(reading, out)
     except v["errors"].VisionError as err:
         raise ApiError(422, str(err)) from None
     return jsonify(out)

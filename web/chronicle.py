@@ -1,5 +1,6 @@
 """What the dashboard shows of a session: the replay-shaped object, the legal actions,
-the action log in words and the scores after every action.
+the action log in words (each game's ``describe``), the scores after every action and
+the game's chart ``series``.
 
 The log and the score history need the state before each action (who acted, what the
 scores became). :class:`Chronicle` keeps those states per session and folds only the
@@ -11,23 +12,12 @@ consistent (state, seq and log from the same actions) even while another phone p
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine import Action, Game
+from companion.engine import Action, Game, replay
 from companion.table import Session
-from web.words import describe
-
-SERIES: dict[str, Callable[[dict[str, Any]], dict[str, int]]] = {
-    "shark": lambda view: dict(view["prices"]),
-}
-"""Per game, a second history the page charts (Shark: the stock index after each action)."""
-
-
-def series_of(game: Game[Any], state: Any) -> dict[str, int] | None:
-    pick = SERIES.get(game.name)
-    return pick(game.view(state)) if pick else None
 
 
 @dataclass(frozen=True)
@@ -39,7 +29,7 @@ class Step:
     who: str | None
     text: str
     scores: dict[str, int]
-    series: dict[str, int] | None = None
+    series: dict[str, dict[str, int]] | None = None
 
     def entry(self, seq: int) -> dict[str, Any]:
         out = {"seq": seq, "who": self.who, "text": self.text, "action": self.action,
@@ -88,13 +78,14 @@ class Chronicle:
                 kept += 1
             del trace.steps[kept:]
             state = trace.steps[-1].state if trace.steps else trace.start
-            for action in actions[kept:]:
-                who = actor(trace.game, state, action)
-                state = trace.game.apply(state, action)
-                trace.steps.append(Step(action, state, who,
-                                        describe(trace.game.name, action, who),
-                                        trace.game.scores(state),
-                                        series_of(trace.game, state)))
+            game = trace.game
+
+            def record(index: int, before: Any, action: Action, after: Any) -> None:
+                who = actor(game, before, action)
+                trace.steps.append(Step(action, after, who, game.describe(before, action, after),
+                                        game.scores(after), game.series(after) or None))
+
+            replay(game, state, actions[kept:], first=kept, step=record)
             return trace.start, list(trace.steps[: len(actions)])
 
     def view(self, session: Session, *, full: bool = True) -> dict[str, Any]:
@@ -109,13 +100,14 @@ class Chronicle:
         out["title"] = game.title
         result = game.outcome(state)
         out["reason"] = result.reason if result else None
+        out["termination"] = result.termination.value if result else None
         out["options"] = _public_options(session.options)
         out["legal"] = [option.to_json() for option in game.legal(state)]
         if full:
             out["log"] = [s.entry(i) for i, s in enumerate(steps, 1)]
             out["timeline"] = [game.scores(start)] + [s.scores for s in steps]
-            if game.name in SERIES:
-                out["series"] = [series_of(game, start)] + [s.series for s in steps]
+            if game.series(start):
+                out["series"] = [game.series(start)] + [s.series for s in steps]
         else:
             out["last"] = steps[-1].entry(len(steps)) if steps else None
         return out

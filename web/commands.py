@@ -1,109 +1,33 @@
 """``companion serve``: the dashboard behind waitress, a production WSGI server.
 
-Settings come from ``~/.config/companion/config.toml`` (``$XDG_CONFIG_HOME`` respected,
-``--config`` to name another file) with the same keys as the flags; flags win::
-
-    host = "0.0.0.0"
-    port = 8000
-    db = "/home/pi/companion.db"
-    pin = "4711"
-    timer = "serial:/dev/ttyACM0"     # browser | gpio | serial:URL
-    camera = "0"                      # a camera index, device or image file
-    show_pin = false                  # show the PIN on every start page, not just the Pi's
-    threads = 64                      # each open live page holds one
-    [hardware]                        # pins, port, durations: see hardware.md
-    [vision]                          # files for "score from camera"
-    deck = "/home/pi/shoal"
-    faces = "/home/pi/poodivers"
-    mat = "/home/pi/mat.json"
-
-Without a PIN one is generated on first start, kept in the data folder (beside the
-database) and printed, so it stays the same across restarts.
+Settings come from config.toml (:mod:`companion.settings` lists the keys; ``--config``
+names another file); flags win. Without a PIN one is generated on first start, kept in
+the data folder (beside the database) and printed, so it stays the same across restarts.
+Flask, waitress and the timer hardware are imported when the command runs, not when the
+``companion`` command line is built.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import os
 import secrets
 import sys
-import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import waitress
+from companion.settings import ConfigError, Settings
 
-from companion.store import Store, StoreError, default_path
-from companion.table import Table
-from web import create_app
-
-KEYS = {"host": str, "port": int, "db": str, "pin": str, "timer": str, "camera": str,
-        "show_pin": bool, "threads": int, "vision": dict, "hardware": dict}
-KIND_WORDS = {str: "text in quotes", int: "a whole number", bool: "true or false",
-              dict: "a [table]"}
-DEFAULTS: dict[str, Any] = {"host": "0.0.0.0", "port": 8000, "timer": "browser",
-                            "camera": None, "show_pin": False, "threads": 64}
+STREAM_LOOKAHEAD = 1
+"""waitress keeps reading a connection while its request runs, so a live stream whose
+phone went away is noticed at once (web/live.py); see :func:`cmd_serve`."""
 
 
-class ConfigError(ValueError):
-    """A config file or flag the service cannot use; the message says what to fix."""
-
-
-def config_path() -> Path:
-    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return base / "companion" / "config.toml"
-
-
-def load_config(path: Path, explicit: bool) -> dict[str, Any]:
-    """The settings of a config file (none if the default file does not exist)."""
-    if not path.exists():
-        if explicit:
-            raise ConfigError(f"no config file at {path}")
-        return {}
-    try:
-        data = tomllib.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise ConfigError(f"cannot read {path}: {err}") from None
-    for key, value in data.items():
-        kind = KEYS.get(key)
-        if kind is None:
-            raise ConfigError(f"{path}: unknown key {key!r} (known: {', '.join(KEYS)})")
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise ConfigError(f"{path}: {key} must be {KIND_WORDS[kind]}")
-    return data
-
-
-def settings(args: argparse.Namespace) -> dict[str, Any]:
+def settings(args: argparse.Namespace) -> Settings:
     """Defaults, then the config file, then the flags given on the command line."""
-    out = dict(DEFAULTS)
-    out.update(load_config(args.config or config_path(), explicit=args.config is not None))
-    for key in ("host", "port", "db", "pin", "timer", "camera", "threads"):
-        value = getattr(args, key)
-        if value is not None:
-            out[key] = value
-    if not 1 <= int(out["port"]) <= 65535:
-        raise ConfigError(f"port {out['port']} is not a TCP port")
-    timer = str(out["timer"])
-    if timer not in ("browser", "gpio") and not timer.startswith("serial:"):
-        raise ConfigError(f"--timer is browser, gpio or serial:URL, not {timer!r}")
-    return out
-
-
-def table_pin(data_dir: Path, given: str | None) -> tuple[str, bool]:
-    """The PIN given, else the one kept in ``data_dir``, else a new one (kept)."""
-    if given:
-        if not given.strip() or len(given) > 32:
-            raise ConfigError("the PIN must be 1 to 32 characters")
-        return given.strip(), False
-    file = data_dir / "table-pin"
-    if file.exists():
-        return file.read_text("utf-8").strip(), False
-    pin = f"{secrets.randbelow(10**6):06d}"
-    data_dir.mkdir(parents=True, exist_ok=True)
-    file.write_text(pin + "\n", "utf-8")
-    file.chmod(0o600)
-    return pin, True
+    return Settings.load(args.config, host=args.host, port=args.port, db=args.db,
+                         pin=args.pin, timer=args.timer, camera=args.camera,
+                         threads=args.threads)
 
 
 def secret_key(data_dir: Path) -> str:
@@ -117,38 +41,35 @@ def secret_key(data_dir: Path) -> str:
     return key
 
 
-def open_timer(spec: str, table: Table, conf: dict[str, Any],
+def open_timer(spec: str, table: Any, hardware: Mapping[str, Any],
                state_file: Path | None = None) -> tuple[Any, str | None]:
-    """The table timer of ``spec`` (``conf`` is the ``[hardware]`` table; ``state_file``
-    keeps its binding and countdown over a restart), or ``None`` and why not."""
+    """The table timer of ``spec`` on the ``hardware`` table of config.toml
+    (``state_file`` keeps its binding and countdown over a restart), or ``None`` and why
+    not."""
+    from companion.hardware import HardwareError, open_timer
     try:
-        hardware = importlib.import_module("companion.hardware")
-    except ImportError as err:
-        return None, f"the timer package is not installed ({err})"
-    try:
-        return hardware.open_timer(spec, table, conf, state_file=state_file), None
-    except (OSError, ValueError, RuntimeError) as err:
+        return open_timer(spec, table, hardware, state_file=state_file), None
+    except (HardwareError, OSError, ValueError, RuntimeError) as err:
         return None, f"cannot open the {spec} timer: {err}"
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from companion.store import Store, StoreError
+    from companion.table import Table
     try:
         conf = settings(args)
-        db = Path(conf["db"]).expanduser() if conf.get("db") else default_path()
+        db = conf.db_path
         table = Table(Store(db))
-        pin, new = table_pin(db.parent, conf.get("pin"))
-        key = secret_key(db.parent)
-    except (ConfigError, OSError) as err:
+        pin, new = conf.table_pin()
+        key = secret_key(conf.data_dir)
+    except (ConfigError, OSError, StoreError) as err:
         print(f"companion: {err}", file=sys.stderr)
         return 2
-    except StoreError as err:
-        print(f"companion: {err}", file=sys.stderr)
-        return 2
-    spec = conf["timer"]
-    state_file = db.parent / "timer-state.json"
-    timer, problem = open_timer(spec, table, conf.get("hardware", {}), state_file)
+    spec = conf.timer
+    state_file = conf.data_dir / "timer-state.json"
+    timer, problem = open_timer(spec, table, conf.hardware, state_file)
     if problem and spec != "browser":  # hardware that fails must not stop the game night
-        timer, still = open_timer("browser", table, conf.get("hardware", {}), state_file)
+        timer, still = open_timer("browser", table, conf.hardware, state_file)
         if still is None:
             spec = "browser"
             print(f"companion: {problem}; using the browser timer instead (the dashboard "
@@ -158,24 +79,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
     elif timer.status().get("device", {}).get("connection") == "reconnecting":
         print(f"companion: {timer.status()['device']['error']} (the timer uses the box as "
               "soon as it answers)", file=sys.stderr)
+    import waitress
+
+    from web.app import create_app
     app = create_app(table, {
         "TABLE_PIN": pin, "SECRET_KEY": key, "TIMER": timer, "TIMER_SPEC": spec,
-        "TIMER_PROBLEM": problem, "CAMERA": conf.get("camera"),
-        "VISION": conf.get("vision", {}), "SHOW_PIN": conf["show_pin"],
+        "TIMER_PROBLEM": problem, "CAMERA": conf.camera, "VISION": dict(conf.vision),
+        "SHOW_PIN": conf.show_pin,
     })
-    shown = "localhost" if conf["host"] in ("0.0.0.0", "::") else conf["host"]
-    print(f"companion: serving on http://{shown}:{conf['port']}/ (database {db})",
+    shown = "localhost" if conf.host in ("0.0.0.0", "::") else conf.host
+    print(f"companion: serving on http://{shown}:{conf.port}/ (database {db})",
           file=sys.stderr, flush=True)
-    print(f"companion: table PIN {pin}" + (" (new, kept in " + str(db.parent) + ")"
-                                           if new else ""), file=sys.stderr, flush=True)
+    print(f"companion: table PIN {pin}" + (f" (new, kept in {conf.data_dir})" if new else ""),
+          file=sys.stderr, flush=True)
     try:
-        waitress.serve(app, host=conf["host"], port=int(conf["port"]),
-                       threads=int(conf["threads"]), ident="companion",
-                       connection_limit=max(100, 2 * int(conf["threads"])),
-                       channel_timeout=60, _quiet=True)
+        waitress.serve(app, host=conf.host, port=conf.port, threads=conf.threads,
+                       ident="companion", connection_limit=max(100, 2 * conf.threads),
+                       channel_timeout=60, channel_request_lookahead=STREAM_LOOKAHEAD,
+                       _quiet=True)
     except OSError as err:
-        print(f"companion: cannot listen on {conf['host']}:{conf['port']}: {err}",
-              file=sys.stderr)
+        print(f"companion: cannot listen on {conf.host}:{conf.port}: {err}", file=sys.stderr)
         return 2
     finally:
         if timer is not None and hasattr(timer, "close"):
@@ -198,5 +121,5 @@ def register(sub: Any) -> None:
     s.add_argument("--config", type=Path, default=None,
                    help="config file (default ~/.config/companion/config.toml)")
     s.add_argument("--threads", type=int, default=None,
-                   help="worker threads (each open live page holds one; default 64)")
+                   help="worker threads (default 64)")
     s.set_defaults(func=cmd_serve)

@@ -12,7 +12,7 @@ from companion.store import Conflict
 from companion.table import NoSuchSession, Session, Table
 from web.auth import require_pin
 from web.chronicle import Chronicle
-from web.errors import ApiError, json_body, log, optional_json_body
+from web.errors import ApiError, json_body, optional_json_body
 
 bp = Blueprint("games", __name__)
 
@@ -107,18 +107,14 @@ def play(session_id: int) -> Any:
     session = _session(session_id)
     action = body["action"]
     if not isinstance(action, dict):
-        raise ApiError(400, "\"action\" must be a JSON object with a \"type\"")
+        raise ApiError(400, "\"action\" must be a JSON object with a \"type\"",
+                       kind="malformed")
     try:
         session = _table().play(session_id, action, _seq(body))
     except Conflict as err:
         raise ApiError(409, str(err), **view(session)) from None
     except IllegalAction as err:
-        raise ApiError(400, str(err)) from None
-    except (TypeError, KeyError, ValueError, AttributeError) as err:
-        # The engine could not read the action at all; nothing was stored.
-        log.warning("engine rejected %r with %r", action, err)
-        raise ApiError(400, f"the {session.game.title} rules cannot read this action "
-                            f"({type(err).__name__}: {err})") from None
+        raise ApiError(400, str(err), kind=err.kind) from None
     return jsonify(view(session))
 
 

@@ -10,24 +10,27 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import queue
 import signal
 import sys
 import threading
-import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from serial.tools import list_ports
+from companion.settings import ConfigError, Settings
 
-from companion.hardware import HardwareConfig, HardwareError, open_backend
-from companion.hardware.backend import Backend
-from companion.hardware.timer import HOLD, NEXT, START, STOP
+if TYPE_CHECKING:
+    from companion.hardware import HardwareConfig
+    from companion.hardware.backend import Backend
 
 PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id
-STEPS = [(START, "Press START"), (STOP, "Press STOP"),
-         (NEXT, "Press NEXT briefly"), (HOLD, "Hold NEXT down until it beeps (3 s)")]
+
+
+def steps() -> list[tuple[str, str]]:
+    """The wiring check's steps: each button event and what to do for it."""
+    from companion.hardware.timer import HOLD, NEXT, START, STOP
+    return [(START, "Press START"), (STOP, "Press STOP"),
+            (NEXT, "Press NEXT briefly"), (HOLD, "Hold NEXT down until it beeps (3 s)")]
 
 
 def _interrupt_on_sigterm() -> None:
@@ -38,28 +41,21 @@ def _interrupt_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, stop)
 
 
-def default_config_path() -> Path:
-    """``$XDG_CONFIG_HOME/companion/config.toml`` (``~/.config/...``)."""
-    base = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
-    return Path(base) / "companion" / "config.toml"
-
-
 def load_config(path: Path | None) -> HardwareConfig:
     """The ``[hardware]`` table of config.toml (the defaults when the file is missing)."""
-    path = path or default_config_path()
-    if not path.exists():
-        return HardwareConfig()
+    from companion.hardware import HardwareConfig, HardwareError
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise HardwareError(f"cannot read {path}: {err}") from None
+        settings = Settings.load(path)
+    except ConfigError as err:
+        raise HardwareError(str(err)) from None
     try:
-        return HardwareConfig.from_mapping(data.get("hardware"))
+        return HardwareConfig.from_mapping(settings.hardware)
     except HardwareError as err:
-        raise HardwareError(f"{path}: {err}") from None
+        raise HardwareError(f"{settings.path}: {err}") from None
 
 
 def cmd_test(args: argparse.Namespace) -> int:
+    from companion.hardware import HardwareError, open_backend
     _interrupt_on_sigterm()
     try:
         backend = open_backend(args.timer, load_config(args.config))
@@ -71,7 +67,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     failed = []
     try:
         print(f"Wiring check on {args.timer}. Ctrl-C to stop.", flush=True)
-        for expected, prompt in STEPS:
+        for expected, prompt in steps():
             print(f"{prompt} ...", flush=True)
             if _wait_for(presses, expected, args.timeout):
                 print(f"  ok: {expected.upper()} works", flush=True)
@@ -118,6 +114,7 @@ def _sound_checks(backend: Backend, presses: queue.Queue[str],
 
 
 def cmd_list_ports(args: argparse.Namespace) -> int:
+    from serial.tools import list_ports
     ports = []
     for port in sorted(list_ports.comports(), key=lambda p: p.device):
         pico = port.vid == PICO_VID

@@ -16,6 +16,7 @@ import pytest
 
 from companion import doctor
 from companion.hardware.virtual_box import VirtualBox
+from companion.settings import Settings
 from companion.store import Store
 from tests.hardware.busy_pins import plugin_env
 from vision import mat
@@ -77,7 +78,7 @@ def test_a_healthy_setup_is_all_well(home: Home) -> None:
     code, out = home.doctor()
     assert code == 0, out
     assert out.rstrip().endswith("all well")
-    for check in ("python", "packages", "config", "settings", "timer", "database", "disk",
+    for check in ("python", "packages", "config", "timer", "database", "disk",
                   "camera", "pin"):
         assert f"ok   {check}:" in out
     assert "integrity ok, 1 games" in out
@@ -105,7 +106,7 @@ def test_a_package_out_of_range(home: Home, tmp_path: Path) -> None:
 
 
 def test_python_too_old_is_named() -> None:
-    setup = doctor.Setup(Path("/nonexistent"))
+    setup = doctor.Setup(Settings(Path("/nonexistent")))
     (finding,) = doctor.check_python(setup, version="3.9.2")
     assert not finding.ok and "3.9.2" in finding.detail and ">=3.11" in finding.detail
     assert "make install" in finding.fix
@@ -204,7 +205,7 @@ def test_a_check_that_breaks_is_a_finding(monkeypatch: pytest.MonkeyPatch) -> No
         raise KeyError("surprise")
     monkeypatch.setattr(doctor, "CHECKS", [broken])
     monkeypatch.setattr(doctor, "PLUGINS", "companion.nothing_installed")
-    (finding,) = doctor.run(doctor.Setup(Path("/nonexistent")))
+    (finding,) = doctor.run(doctor.Setup(Settings(Path("/nonexistent"))))
     assert not finding.ok and finding.check == "broken" and "surprise" in finding.detail
 
 
@@ -260,5 +261,5 @@ def test_a_key_serve_does_not_know(home: Home) -> None:
     home.config.write_text('colour = "red"\n')
     code, found = home.findings()
     assert code == 1
-    problem = bad(found, "settings")
+    problem = bad(found, "config")
     assert "unknown key 'colour'" in problem["detail"]

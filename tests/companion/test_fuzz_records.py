@@ -71,7 +71,7 @@ def test_random_records_end_in_a_result_or_a_clear_refusal(data: Any) -> None:
         return
     assert code in (0, 1)
     if code == 1:
-        assert set(out["error"]) == {"index", "action", "message"}
+        assert set(out["error"]) == {"index", "action", "message", "kind"}
         assert out["error"]["message"]
     else:
         assert out["game"] == rec.game

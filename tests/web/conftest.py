@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 
 from companion.store import Store
 from companion.table import Table
-from web import create_app
+from web.app import create_app
 
 PIN = "2468"
 CHROMIUM = Path("/usr/bin/chromium")

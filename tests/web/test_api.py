@@ -66,7 +66,7 @@ def test_play_and_illegal_actions_store_nothing(client: FlaskClient, writer: Any
     res = writer("post", f"/api/games/{sid}/actions", json={"action": FLIP, "seq": 0})
     body = res.get_json()
     assert res.status_code == 200 and body["seq"] == 1
-    assert body["log"][0]["text"] == "Ann: flipped C3: an object"
+    assert body["log"][0]["text"] == "Ann flipped C3: an object worth 1 point."
     assert body["state"]["turn_points"] == 1
     for bad in (
         {"action": FLIP},                                       # C3 is open now
@@ -86,6 +86,51 @@ def test_play_and_illegal_actions_store_nothing(client: FlaskClient, writer: Any
                                     json={"action": FLIP}).get_json()["error"]
     assert table.store.count(sid) == 1
     assert client.get(f"/api/games/{sid}").get_json()["seq"] == 1
+
+
+def test_a_refusal_says_its_kind(writer: Any) -> None:
+    def refused(sid: int, action: Any) -> tuple[int, str, str]:
+        res = writer("post", f"/api/games/{sid}/actions", json={"action": action})
+        body = res.get_json()
+        return res.status_code, body["kind"], body["error"]
+
+    sid = make_game(writer)
+    writer("post", f"/api/games/{sid}/actions", json={"action": FLIP})
+    assert refused(sid, {"type": "dance"}) == (
+        400, "malformed", "unknown action 'dance': Tokyo Poo Divers has flip, bank, peek")
+    assert refused(sid, "flip")[:2] == (400, "malformed")
+    assert refused(sid, FLIP) == (
+        400, "rule", "C3 is already open (object): flip a closed card")
+    shoal = writer("post", "/api/games", json={"game": "shoal", "players": ["Ann", "Ben"],
+                                               "options": {"goal": "G1"}}).get_json()["id"]
+    play = {"type": "play", "card": "F01", "at": [0, 0], "player": "Ben"}
+    assert refused(shoal, play) == (400, "not_your_turn", "it is Ann's turn, not Ben's")
+    spies = writer("post", "/api/games", json={"game": "drshark",
+                                               "players": ["Ann", "Ben"]}).get_json()["id"]
+    tally = {"type": "tally", "dossiers": {p: {"evidence": {}, "clues": 0}
+                                           for p in ("Ann", "Ben")}}
+    assert writer("post", f"/api/games/{spies}/actions",
+                  json={"action": tally}).status_code == 200
+    status, kind, message = refused(spies, {"type": "start_search"})
+    assert (status, kind) == (400, "game_over") and message.startswith("the game is over")
+
+
+def test_an_engine_bug_is_a_500_with_a_log_line_not_a_refusal(
+        writer: Any, monkeypatch: Any, caplog: Any, table: Table) -> None:
+    from companion.games import poodivers
+
+    sid = make_game(writer)
+
+    def broken(state: Any, action: Any) -> Any:
+        raise KeyError("C3")
+
+    rules = dict(poodivers.GAME.actions)
+    rules["flip"] = type(rules["flip"])(rules["flip"].fields, broken)
+    monkeypatch.setattr(type(poodivers.GAME), "actions", rules)
+    res = writer("post", f"/api/games/{sid}/actions", json={"action": FLIP})
+    assert res.status_code == 500 and "kind" not in res.get_json()
+    assert "KeyError" in caplog.text
+    assert table.store.count(sid) == 0
 
 
 def test_stale_seq_is_a_conflict_with_the_current_view(writer: Any, table: Table) -> None:
@@ -187,7 +232,7 @@ def test_events_one_per_change_and_catch_up(client: FlaskClient, writer: Any) ->
     writer("post", f"/api/games/{sid}/undo")
     events = read_events(stream, 3)
     assert [e[2]["seq"] for e in events] == [1, 2, 1]
-    assert events[0][2]["last"]["text"] == "Ann: flipped C3: an object"
+    assert events[0][2]["last"]["text"] == "Ann flipped C3: an object worth 1 point."
     assert events[1][2]["current"] == "Ben"
     ids = [e[1] for e in events]
     assert len(set(ids)) == 3 and first_id not in ids

@@ -62,7 +62,7 @@ def test_play_poodivers_to_the_end(server: Server, new_browser: Any) -> None:
     flip(phone, "D3", "object")
     wait_seq(tablet, 2)  # the second page follows live
     assert tablet.inner_text("#turn-points") == "3"
-    assert "Ann: flipped D3: an object" in tablet.inner_text("#log")
+    assert "Ann flipped D3: an object" in tablet.inner_text("#log")
     screenshot(phone, "poodivers-phone-dive")
     screenshot(tablet, "poodivers-tablet-dive")
 
@@ -100,7 +100,7 @@ def test_play_poodivers_to_the_end(server: Server, new_browser: Any) -> None:
             phone.click(f'.pd-cell[data-cell="{peek[0]["choices"]["cell"][-1]}"]')
             seq += 1
             wait_seq(phone, seq)
-            assert f"{peek[0]['player']}: peeked at" in phone.inner_text("#log li:first-child")
+            assert f"{peek[0]['player']} peeked at" in phone.inner_text("#log li:first-child")
             view = api(server, f"/api/games/{sid}")
     wait_seq(tablet, seq)
     summary = tablet.inner_text("#summary")

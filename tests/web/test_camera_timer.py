@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 
 import web.camera
 from tests.web.conftest import PIN
-from web import create_app
+from web.app import create_app
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from companion.table import Table
 from web.chronicle import Chronicle
-from web.words import describe
 
 
 def test_log_names_who_acted_even_out_of_turn(table: Table) -> None:
@@ -16,10 +15,10 @@ def test_log_names_who_acted_even_out_of_turn(table: Table) -> None:
         table.play(session.id, action)
     view = Chronicle().view(session)
     assert [e["text"] for e in view["log"]] == [
-        "Ann: flipped A1: a blank",
-        "Ann: peeked at B1",            # the peek belongs to the blank's player
-        "Ben: flipped C1: an object",
-        "Ben: banked the turn's points",
+        "Ann flipped A1: a blank; the turn passes.",
+        "Ann peeked at B1.",            # the peek belongs to the blank's player
+        "Ben flipped C1: an object worth 1 point.",
+        "Ben banked 1 point (1 brown turd).",
     ]
     assert view["timeline"][-1] == {"Ann": 0, "Ben": 1}
     assert view["reason"] is None and view["seq"] == 4
@@ -35,18 +34,23 @@ def test_undo_and_new_actions_rebuild_only_the_changed_tail(table: Table) -> Non
     table.play(session.id, {"type": "flip", "cell": "B1", "face": "object"})
     again = chronicle.view(session)
     assert first["log"][0] == again["log"][0]
-    assert again["log"][1]["text"] == "Ann: flipped B1: an object"
+    assert again["log"][1]["text"] == ("Ann flipped B1: an object, the 2nd of the dive, "
+                                       "worth 2 points.")
     assert again["state"]["turn_points"] == 3 and again["seq"] == 2
     live = chronicle.view(session, full=False)
     assert "log" not in live and live["last"]["seq"] == 2
 
 
-def test_words_for_every_game_and_unknown_actions() -> None:
-    assert describe("shark", {"type": "buy", "company": "red", "count": 2}, "Ann") == \
-        "Ann: bought 2 red"
-    assert describe("shark", {"type": "roll"}, None) == "rolled the dice"
-    assert describe("shoal", {"type": "play", "card": "F01", "at": [1, 0]}, "Cid") == \
-        "Cid: played F01 at 1,0"
-    assert describe("drshark", {"type": "fistful", "clues": ["a", "b"]}, "Ben") == \
-        "Ben: grabbed a fistful: a, b"
-    assert describe("poodivers", {"type": "swim", "far": 3}, "Ann") == "Ann: swim (far 3)"
+def test_the_log_is_each_games_describe_and_shark_charts_its_prices(table: Table) -> None:
+    session = table.create("shark", ["Ann", "Ben"])
+    for action in ({"type": "choose_stock", "company": "red"},
+                   {"type": "choose_stock", "company": "blue"},
+                   {"type": "roll", "company": "red", "area": "6"},
+                   {"type": "place", "cell": "J12"}):
+        table.play(session.id, action)
+    view = Chronicle().view(session)
+    assert view["log"][-1]["text"] == ("Ann built a red building at J12: red rises to "
+                                       "$1,000; Ann earns a $1,000 bonus.")
+    assert view["series"][0] == {"prices": {"red": 0, "blue": 0, "green": 0, "yellow": 0}}
+    assert view["series"][-1]["prices"]["red"] == 1000
+    assert view["log"][-1]["series"] == view["series"][-1]

@@ -22,7 +22,8 @@ from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import PIN
 from tests.web.scripted import GAMES, PLAYERS, choose
-from web import auth, create_app
+from web import auth
+from web.app import create_app
 from web.commands import open_timer
 
 ROUTES: list[tuple[str, str]] = [

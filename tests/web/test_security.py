@@ -20,7 +20,8 @@ from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import PIN, Server
 from tests.web.scripted import GAMES
-from web import auth, create_app
+from web import auth
+from web.app import create_app
 
 EVIL = ["<script>__pwned=1</script>", '"><img src=x onerror=__pwned=1>',
         "'><svg onload=__pwned=1>", "</textarea><script>__pwned=1</script>"]

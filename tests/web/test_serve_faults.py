@@ -20,7 +20,7 @@ from companion.hardware.virtual_box import VirtualBox
 from tests.hardware.busy_pins import plugin_env
 from tests.vision.test_image_faults import png_bomb
 from tests.web.conftest import PIN, Server
-from web import create_app
+from web.app import create_app
 
 
 def call(server: Server, method: str, path: str, body: Any = None) -> tuple[int, Any]:

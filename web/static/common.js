@@ -24,10 +24,20 @@ window.TC = (function () {
   let csrf = document.querySelector('meta[name="csrf-token"]').content;
   let pinWaiters = [];
 
+  // What kind of refusal a 400 is (the engine's IllegalAction kinds), said first.
+  const REFUSALS = {
+    malformed: "Not understood",
+    not_your_turn: "Not your turn",
+    rule: "Against the rules",
+  };
+
   class ApiError extends Error {
     constructor(status, body) {
-      super((body && body.error) || `the companion answered ${status}`);
+      const text = (body && body.error) || `the companion answered ${status}`;
+      const kind = body && body.kind;
+      super(REFUSALS[kind] ? `${REFUSALS[kind]}: ${text}` : text);
       this.status = status;
+      this.kind = kind || null;
       this.body = body || {};
     }
   }

@@ -1,5 +1,5 @@
 """Dr. Shark: search referee and dossier keeper (rules in ``rules.py``)."""
 
-from companion.games.drshark.rules import GAME, DrShark, SharkState
+from companion.games.drshark.rules import GAME, DrShark, DrSharkState
 
-__all__ = ["GAME", "DrShark", "SharkState"]
+__all__ = ["GAME", "DrShark", "DrSharkState"]

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.engine import Action, IllegalAction
+from companion.engine import Action, BrokenRule, Malformed
 from companion.games.drshark.catalogue import Catalogue, Evidence
 from companion.games.drshark.search import clue_list
 
@@ -39,24 +39,24 @@ def form(dossier: Dossier, action: Action, catalogue: Catalogue) -> tuple[Dossie
     clues leave the dossier (to the box); the evidence token joins it."""
     eid = action.get("evidence")
     if not isinstance(eid, str) or eid not in catalogue.evidence:
-        raise IllegalAction(f"there is no evidence {eid!r}: evidence is one of "
+        raise Malformed(f"there is no evidence {eid!r}: evidence is one of "
                             f"{', '.join(catalogue.evidence)}")
     evidence = catalogue.evidence[eid]
     ids = clue_list(action)
     parts: dict[str, str] = {}
     for c in ids:
         if c not in dossier.clues:
-            raise IllegalAction(f"{c} is not an unassigned clue of this dossier")
+            raise BrokenRule(f"{c} is not an unassigned clue of this dossier")
         clue = catalogue.clue(c)
         if clue.evidence != eid:
-            raise IllegalAction(f"{c} is part of {clue.evidence}, not of {eid}")
+            raise BrokenRule(f"{c} is part of {clue.evidence}, not of {eid}")
         if clue.part in parts:
-            raise IllegalAction(f"{parts[clue.part]} and {c} are both part {clue.part} of "
+            raise BrokenRule(f"{parts[clue.part]} and {c} are both part {clue.part} of "
                                 f"{eid}: one clue per part")
         parts[str(clue.part)] = c
     missing = [p for p in evidence.parts if p not in parts]
     if missing:
-        raise IllegalAction(f"{eid} needs one clue for each part {', '.join(evidence.parts)}; "
+        raise BrokenRule(f"{eid} needs one clue for each part {', '.join(evidence.parts)}; "
                             f"part {', '.join(missing)} is missing")
     left = tuple(c for c in dossier.clues if c not in ids)
     return replace(dossier, clues=left, evidence=(*dossier.evidence, eid)), evidence
@@ -82,25 +82,25 @@ def serve(service: str, mine: Dossier, theirs: Dossier, action: Action,
     and gives two of the spy's own unassigned clues (held before the trade) in return."""
     take = action.get("take")
     if not isinstance(take, str) or take not in theirs.clues:
-        raise IllegalAction(f"{take!r} is not an unassigned clue of {owner_name}'s dossier: "
+        raise BrokenRule(f"{take!r} is not an unassigned clue of {owner_name}'s dossier: "
                             f"take one of {', '.join(theirs.clues) or '(none)'}")
     give = action.get("give", [])
     if service == "paoletta":
         if give:
-            raise IllegalAction("Paoletta takes a clue and gives nothing back: leave out "
+            raise BrokenRule("Paoletta takes a clue and gives nothing back: leave out "
                                 "\"give\"")
         return (replace(mine, clues=(*mine.clues, take)),
                 replace(theirs, clues=tuple(c for c in theirs.clues if c != take)))
     if len(mine.clues) < 2:
-        raise IllegalAction(f"Babanipoulos needs two of your unassigned clues to give in "
+        raise BrokenRule(f"Babanipoulos needs two of your unassigned clues to give in "
                             f"return and your dossier has {len(mine.clues)}: skip_service")
     given = clue_list({"type": "service", "give": give}, "give")
     if len(given) != 2:
-        raise IllegalAction(f"Babanipoulos gives exactly two of your clues in return, not "
+        raise BrokenRule(f"Babanipoulos gives exactly two of your clues in return, not "
                             f"{len(given)}")
     for c in given:
         if c not in mine.clues:
-            raise IllegalAction(f"{c} is not an unassigned clue of your dossier: give two "
+            raise BrokenRule(f"{c} is not an unassigned clue of your dossier: give two "
                                 "of your own")
     return (replace(mine, clues=(*(c for c in mine.clues if c not in given), take)),
             replace(theirs, clues=(*(c for c in theirs.clues if c != take), *given)))
@@ -112,52 +112,52 @@ def tally(action: Action, owners: list[str], owner_of: Callable[[object], str | 
     "clues": n}}`` for every dossier (a player, or in team play a team or a member)."""
     raw = action.get("dossiers")
     if not isinstance(raw, dict):
-        raise IllegalAction("tally needs \"dossiers\": {who: {\"evidence\": {evidence id: "
+        raise Malformed("tally needs \"dossiers\": {who: {\"evidence\": {evidence id: "
                             "count}, \"clues\": n}}")
     out: dict[str, Dossier] = {}
     for who, spec in raw.items():
         owner = owner_of(who)
         if owner is None:
-            raise IllegalAction(f"{who!r} has no dossier: name one of {', '.join(owners)}")
+            raise Malformed(f"{who!r} has no dossier: name one of {', '.join(owners)}")
         if owner in out:
-            raise IllegalAction(f"{owner}'s dossier is counted twice in the tally")
+            raise BrokenRule(f"{owner}'s dossier is counted twice in the tally")
         out[owner] = _counted(owner, spec, catalogue)
     missing = [o for o in owners if o not in out]
     if missing:
-        raise IllegalAction(f"the tally must count every dossier; {', '.join(missing)} is "
+        raise BrokenRule(f"the tally must count every dossier; {', '.join(missing)} is "
                             "missing (give zeros for an empty one)")
     for eid in catalogue.evidence:
         tokens = sum(d.evidence.count(eid) for d in out.values())
         if tokens > catalogue.copies(eid):
-            raise IllegalAction(f"the tally counts {tokens} {eid} evidence but the game "
+            raise BrokenRule(f"the tally counts {tokens} {eid} evidence but the game "
                                 f"has only {catalogue.copies(eid)}")
     pieces = sum(1 for c in catalogue.clues.values() if not c.shark)
     used = sum(d.clue_count + sum(len(catalogue.evidence[e].parts) for e in d.evidence)
                for d in out.values())
     if used > pieces:
-        raise IllegalAction(f"the tally counts {used} clues in dossiers and evidence but "
+        raise BrokenRule(f"the tally counts {used} clues in dossiers and evidence but "
                             f"the game has only {pieces}")
     return {o: out[o] for o in owners}
 
 
 def _counted(owner: str, spec: object, catalogue: Catalogue) -> Dossier:
     if not isinstance(spec, dict) or set(spec) - {"evidence", "clues"}:
-        raise IllegalAction(f"{owner}'s tally is {{\"evidence\": {{id: count}}, "
+        raise Malformed(f"{owner}'s tally is {{\"evidence\": {{id: count}}, "
                             "\"clues\": n}")
     evidence = spec.get("evidence", {})
     clues = spec.get("clues", 0)
     if not isinstance(evidence, dict):
-        raise IllegalAction(f"{owner}'s evidence is {{evidence id: count}}")
+        raise Malformed(f"{owner}'s evidence is {{evidence id: count}}")
     tokens: list[str] = []
     for eid, n in evidence.items():
         if eid not in catalogue.evidence:
-            raise IllegalAction(f"{owner}: there is no evidence {eid!r}; evidence is one of "
+            raise Malformed(f"{owner}: there is no evidence {eid!r}; evidence is one of "
                                 f"{', '.join(catalogue.evidence)}")
         if not _count(n):
-            raise IllegalAction(f"{owner}: the count of {eid} must be a whole number >= 0")
+            raise Malformed(f"{owner}: the count of {eid} must be a whole number >= 0")
         tokens += [eid] * n
     if not _count(clues):
-        raise IllegalAction(f"{owner}: \"clues\" is the number of unassigned clues (>= 0)")
+        raise Malformed(f"{owner}: \"clues\" is the number of unassigned clues (>= 0)")
     return Dossier((), tuple(tokens), clues)
 
 

@@ -15,23 +15,25 @@ dossiers counted at the table. A ``tally`` may also be given at any time before 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.engine import (
     Action,
     BadSetup,
+    BrokenRule,
+    Ending,
     Game,
-    IllegalAction,
     Legal,
-    Outcome,
-    action_type,
-    best,
+    Malformed,
+    Rule,
+    Termination,
 )
 from companion.games.drshark import board as boards
 from companion.games.drshark import catalogue as catalogues
 from companion.games.drshark import dossier as dossiers
+from companion.games.drshark import words
 from companion.games.drshark.board import DARK_FROM, Board
 from companion.games.drshark.catalogue import Catalogue
 from companion.games.drshark.dossier import Dossier
@@ -43,7 +45,7 @@ SERVICE_NAMES = {"paoletta": "Paoletta", "babanipoulos": "Babanipoulos"}
 
 
 @dataclass(frozen=True)
-class SharkState:
+class DrSharkState:
     players: tuple[str, ...]
     teams: tuple[tuple[str, ...], ...]     # () in individual play
     board: Board
@@ -61,7 +63,7 @@ class SharkState:
     service: str | None = None             # a service waiting to be used or skipped
     service_used: bool = False
     untracked: bool = False                # a timer-only turn was played
-    ended: str | None = None
+    ended: Ending | None = None
 
     @property
     def player(self) -> str:
@@ -100,12 +102,13 @@ def teams_of(players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     return tuple((players[i], players[i + half]) for i in range(half))
 
 
-class DrShark(Game[SharkState]):
+class DrShark(Game[DrSharkState]):
     name = "drshark"
     title = "Dr. Shark"
     min_players, max_players = 2, 6
+    actions: ClassVar[Mapping[str, Rule[DrSharkState]]]
 
-    def new(self, players: Sequence[str], options: Mapping[str, Any]) -> SharkState:
+    def new(self, players: Sequence[str], options: Mapping[str, Any]) -> DrSharkState:
         unknown = set(options) - {"teams", "catalogue", "board"}
         if unknown:
             raise BadSetup(f"unknown option {sorted(unknown)[0]!r}: Dr. Shark takes teams, "
@@ -125,32 +128,16 @@ class DrShark(Game[SharkState]):
         catalogue = catalogues.load(options.get("catalogue", "default"))
         pairs = teams_of(names) if teams else ()
         owners = ["+".join(t) for t in pairs] if pairs else list(names)
-        return SharkState(
+        return DrSharkState(
             players=names, teams=pairs, board=board, catalogue=catalogue,
             rounds=(TEAM_ROUNDS if teams else ROUNDS)[len(names)],
             positions=dict.fromkeys(names), dossiers={o: Dossier() for o in owners},
             bag=frozenset(catalogue.clues),
         )
 
-    # Actions -------------------------------------------------------------------
-
-    def apply(self, state: SharkState, action: Action) -> SharkState:
-        kind = action_type(action)
-        if state.phase == "over":
-            raise IllegalAction("the game is over")
-        handler = ACTIONS.get(kind)
-        if handler is None:
-            raise IllegalAction(f"unknown action {kind!r}: Dr. Shark has "
-                                f"{', '.join(ACTIONS)}")
-        fields, run = handler
-        extra = set(action) - fields - {"type"}
-        if extra:
-            raise IllegalAction(f"{kind} does not take {sorted(extra)[0]!r}")
-        return run(state, action)
-
     # Queries -------------------------------------------------------------------
 
-    def legal(self, state: SharkState) -> list[Legal]:
+    def legal(self, state: DrSharkState) -> list[Legal]:
         """What may happen next. ``start_search`` is listed exactly when the hardware
         START may begin a search; ``time_up`` and ``stop`` exactly while the clock runs."""
         p = state.player
@@ -170,13 +157,15 @@ class DrShark(Game[SharkState]):
                         for leg in method.legal(search, state.bag_view())]
             if waiting(search):
                 out += [Legal("time_up", player=p), Legal("stop", player=p)]
+            elif search.ended is None:    # area D after the clock: select, or nothing
+                out += self._dossier_legal(_unselected(state))
         elif state.phase == "dossier":
             out += self._dossier_legal(state)
         if state.phase != "over":
             out.append(Legal("tally", {"dossiers": list(state.dossiers)}))
         return out
 
-    def _dossier_legal(self, state: SharkState) -> list[Legal]:
+    def _dossier_legal(self, state: DrSharkState) -> list[Legal]:
         p = state.player
         if state.service is not None:
             out = [Legal("skip_service", player=p)]
@@ -196,7 +185,7 @@ class DrShark(Game[SharkState]):
         out.append(Legal("end_turn", player=p))
         return out
 
-    def view(self, state: SharkState) -> dict[str, Any]:
+    def view(self, state: DrSharkState) -> dict[str, Any]:
         cat = state.catalogue
         return {
             "round": state.round,
@@ -213,30 +202,31 @@ class DrShark(Game[SharkState]):
             "service_used": state.service_used,
             "moved": state.moved,
             "untracked": state.untracked,
-            "ended": state.ended,
+            "ended": state.ended.reason if state.ended else None,
             "board": state.board.to_json(),
             "catalogue": cat.to_json(),
         }
 
-    def scores(self, state: SharkState) -> dict[str, int]:
+    def scores(self, state: DrSharkState) -> dict[str, int]:
         return {o: d.points(state.catalogue) for o, d in state.dossiers.items()}
 
-    def current(self, state: SharkState) -> str | None:
+    def describe(self, before: DrSharkState, action: Action, after: DrSharkState) -> str:
+        return words.describe(before, action, after)
+
+    def current(self, state: DrSharkState) -> str | None:
         return None if state.phase == "over" else state.player
 
-    def outcome(self, state: SharkState) -> Outcome | None:
-        if state.phase != "over":
-            return None
-        return Outcome(best(self.scores(state)), state.ended or "over")
+    def ending(self, state: DrSharkState) -> Ending | None:
+        return state.ended
 
-    def players(self, state: SharkState) -> Sequence[str]:
+    def players(self, state: DrSharkState) -> Sequence[str]:
         return state.players
 
 
 # The turn -------------------------------------------------------------------------
 
 
-def free_spaces(state: SharkState) -> list[str]:
+def free_spaces(state: DrSharkState) -> list[str]:
     """Empty usable spaces in another area than the current player's token."""
     here = state.positions[state.player]
     area = state.board.spaces[here].area if here else None
@@ -245,26 +235,26 @@ def free_spaces(state: SharkState) -> list[str]:
             if s.id not in taken and s.area != area]
 
 
-def _move(state: SharkState, action: Action) -> SharkState:
+def _move(state: DrSharkState, action: Action) -> DrSharkState:
     searching = state.phase == "search" and state.search and state.search.method is None
     if state.phase != "move" and not searching:
-        raise IllegalAction("a spy dives at the start of the turn, before searching")
+        raise BrokenRule("a spy dives at the start of the turn, before searching")
     if state.moved:
-        raise IllegalAction(f"{state.player} has dived this turn already (undo to change it)")
+        raise BrokenRule(f"{state.player} has dived this turn already (undo to change it)")
     space = action.get("space")
     spaces = state.board.spaces
     if not isinstance(space, str) or space not in spaces:
-        raise IllegalAction(f"there is no space {space!r}: spaces are {', '.join(spaces)}")
+        raise Malformed(f"there is no space {space!r}: spaces are {', '.join(spaces)}")
     if spaces[space].dark and len(state.players) < DARK_FROM:
-        raise IllegalAction(f"{space} is a dark space: they are only used with "
+        raise BrokenRule(f"{space} is a dark space: they are only used with "
                             f"{DARK_FROM} or more spies")
     holder = next((p for p, s in state.positions.items() if s == space), None)
     if holder is not None:
-        raise IllegalAction(f"{space} is taken by {holder}: dive onto an empty space")
+        raise BrokenRule(f"{space} is taken by {holder}: dive onto an empty space")
     here = state.positions[state.player]
     area = spaces[space].area
     if here is not None and spaces[here].area == area:
-        raise IllegalAction(f"{state.player} is in area {area} already: dive into "
+        raise BrokenRule(f"{state.player} is in area {area} already: dive into "
                             "another area")
     state = replace(state, positions={**state.positions, state.player: space}, moved=True)
     if searching:   # the timer was started before the dive was entered
@@ -272,9 +262,9 @@ def _move(state: SharkState, action: Action) -> SharkState:
     return state
 
 
-def _start_search(state: SharkState, action: Action) -> SharkState:
+def _start_search(state: DrSharkState, action: Action) -> DrSharkState:
     if state.phase != "move":
-        raise IllegalAction(f"{state.player} has searched this turn already"
+        raise BrokenRule(f"{state.player} has searched this turn already"
                             if state.phase != "tally" else "all rounds are played: tally")
     if not state.moved:
         return replace(state, phase="search", search=started(None, None))
@@ -284,19 +274,19 @@ def _start_search(state: SharkState, action: Action) -> SharkState:
     return replace(state, phase="search", search=started(area, state.board.methods[area]))
 
 
-def _search(state: SharkState, action: Action) -> SharkState:
+def _search(state: DrSharkState, action: Action) -> DrSharkState:
     search = _running(state, action["type"])
     if search.method is None:
-        raise IllegalAction("record the dive (move) first: the search method is the "
+        raise BrokenRule("record the dive (move) first: the search method is the "
                             "area's")
     step = METHODS[search.method].act(search, action, state.bag_view())
     return _stepped(state, step)
 
 
-def _clock(state: SharkState, action: Action) -> SharkState:
+def _clock(state: DrSharkState, action: Action) -> DrSharkState:
     search = _running(state, action["type"])
     if not waiting(search):
-        raise IllegalAction(f"the clock has stopped ({search.clock}): say which clues "
+        raise BrokenRule(f"the clock has stopped ({search.clock}): say which clues "
                             "were selected in time (select)")
     if search.method is None:     # timer-only turn: nothing to organise
         state = replace(state, search=search.end(action["type"]), untracked=True)
@@ -304,16 +294,16 @@ def _clock(state: SharkState, action: Action) -> SharkState:
     return _stepped(state, METHODS[search.method].clock(search, action["type"]))
 
 
-def _running(state: SharkState, kind: str) -> Search:
+def _running(state: DrSharkState, kind: str) -> Search:
     if state.phase == "move":
-        raise IllegalAction(f"{kind} comes during a search: start_search first")
+        raise BrokenRule(f"{kind} comes during a search: start_search first")
     if state.phase != "search" or state.search is None:
-        raise IllegalAction(f"{state.player}'s search is over: organise the dossier or "
+        raise BrokenRule(f"{state.player}'s search is over: organise the dossier or "
                             "end_turn")
     return state.search
 
 
-def _stepped(state: SharkState, step: Step) -> SharkState:
+def _stepped(state: DrSharkState, step: Step) -> DrSharkState:
     """Move the clues of one search step; at the search's end the mat joins the dossier."""
     bag = (state.bag - set(step.drawn)) | set(step.back)
     state = replace(state, bag=bag, search=step.search)
@@ -325,15 +315,30 @@ def _stepped(state: SharkState, step: Step) -> SharkState:
     return replace(state, phase="dossier", dossiers={**state.dossiers, owner: mine})
 
 
-def _in_dossier(state: SharkState, kind: str) -> None:
+def _unselected(state: DrSharkState) -> DrSharkState:
+    """Area D after the clock, when the dossier phase begins without a ``select``:
+    nothing was selected in time and the whole fistful goes back to the bag
+    (RULINGS.md). Any other state is returned as it is."""
+    search = state.search
+    if state.phase != "search" or search is None or search.clock is None:
+        return state
+    ended = replace(search, clues=()).end(
+        search.clock, "nothing was selected in time: the fistful goes back to the bag",
+        search.clues)
+    return _stepped(state, Step(ended, (), search.clues))
+
+
+def _in_dossier(state: DrSharkState, kind: str) -> DrSharkState:
+    state = _unselected(state)
     if state.phase != "dossier":
-        raise IllegalAction(f"{kind} comes after the search, when the dossier is organised")
+        raise BrokenRule(f"{kind} comes after the search, when the dossier is organised")
+    return state
 
 
-def _form(state: SharkState, action: Action) -> SharkState:
-    _in_dossier(state, "form")
+def _form(state: DrSharkState, action: Action) -> DrSharkState:
+    state = _in_dossier(state, "form")
     if state.service is not None:
-        raise IllegalAction(f"first use {SERVICE_NAMES[state.service]}'s service or "
+        raise BrokenRule(f"first use {SERVICE_NAMES[state.service]}'s service or "
                             "skip_service")
     mine, evidence = dossiers.form(state.mine, action, state.catalogue)
     owner = state.owner(state.player)
@@ -344,49 +349,50 @@ def _form(state: SharkState, action: Action) -> SharkState:
     return state
 
 
-def service_targets(state: SharkState) -> list[str]:
+def service_targets(state: DrSharkState) -> list[str]:
     me = state.owner(state.player)
     return [o for o, d in state.dossiers.items() if o != me and d.clues]
 
 
-def _service(state: SharkState, action: Action) -> SharkState:
-    _in_dossier(state, "service")
+def _service(state: DrSharkState, action: Action) -> DrSharkState:
+    state = _in_dossier(state, "service")
     if state.service is None:
         why = ("one service per turn: this evidence's service is ignored"
                if state.service_used else "no evidence formed this turn calls a service")
-        raise IllegalAction(why)
+        raise BrokenRule(why)
     target = state.owner_of(action.get("from"))
     me = state.owner(state.player)
     if target is None:
-        raise IllegalAction(f"{action.get('from')!r} has no dossier: take from one of "
+        raise Malformed(f"{action.get('from')!r} has no dossier: take from one of "
                             f"{', '.join(o for o in state.dossiers if o != me)}")
     if target == me:
-        raise IllegalAction("a service takes a clue from another spy's dossier")
+        raise BrokenRule("a service takes a clue from another spy's dossier")
     mine, theirs = dossiers.serve(state.service, state.dossiers[me], state.dossiers[target],
                                   action, target)
     return replace(state, dossiers={**state.dossiers, me: mine, target: theirs},
                    service=None, service_used=True)
 
 
-def _skip_service(state: SharkState, action: Action) -> SharkState:
-    _in_dossier(state, "skip_service")
+def _skip_service(state: DrSharkState, action: Action) -> DrSharkState:
+    state = _in_dossier(state, "skip_service")
     if state.service is None:
-        raise IllegalAction("there is no service to skip")
+        raise BrokenRule("there is no service to skip")
     return replace(state, service=None)
 
 
-def _end_turn(state: SharkState, action: Action) -> SharkState:
+def _end_turn(state: DrSharkState, action: Action) -> DrSharkState:
+    state = _unselected(state)
     if state.phase in ("move", "search"):
-        raise IllegalAction(f"{state.player} must dive and search before ending the turn")
+        raise BrokenRule(f"{state.player} must dive and search before ending the turn")
     if state.phase == "tally":
-        raise IllegalAction("all rounds are played: count the dossiers (tally)")
+        raise BrokenRule("all rounds are played: count the dossiers (tally)")
     if state.service is not None:
-        raise IllegalAction(f"use {SERVICE_NAMES[state.service]}'s service or skip_service "
+        raise BrokenRule(f"use {SERVICE_NAMES[state.service]}'s service or skip_service "
                             "first")
     return _next_turn(state)
 
 
-def _next_turn(state: SharkState) -> SharkState:
+def _next_turn(state: DrSharkState) -> DrSharkState:
     """Pass to the next seat; the first seat moves the turn marker; after the last
     round the game ends (or waits for a tally if turns went untracked)."""
     seat = (state.seat + 1) % len(state.players)
@@ -397,30 +403,31 @@ def _next_turn(state: SharkState) -> SharkState:
         return replace(state, round=rnd)
     if state.untracked:
         return replace(state, phase="tally")
-    return replace(state, phase="over", ended=f"all {state.rounds} rounds are played")
+    return replace(state, phase="over",
+                   ended=Ending(Termination.PLAYED_OUT, f"all {state.rounds} rounds are played"))
 
 
-def _tally(state: SharkState, action: Action) -> SharkState:
+def _tally(state: DrSharkState, action: Action) -> DrSharkState:
     counted = dossiers.tally(action, list(state.dossiers), state.owner_of, state.catalogue)
     return replace(state, dossiers=counted, phase="over", search=None, service=None,
-                   ended="the dossiers were counted at the table (tally)")
+                   ended=Ending(Termination.TALLY,
+                                "the dossiers were counted at the table (tally)"))
 
 
-Handler = Callable[[SharkState, Action], SharkState]
-ACTIONS: dict[str, tuple[set[str], Handler]] = {
-    "move": ({"space"}, _move),
-    "start_search": (set(), _start_search),
-    "draw": ({"clue"}, _search),
-    "fistful": ({"clues"}, _search),
-    "select": ({"clues"}, _search),
-    "take": ({"clue"}, _search),
-    "time_up": (set(), _clock),
-    "stop": (set(), _clock),
-    "form": ({"evidence", "clues"}, _form),
-    "service": ({"from", "take", "give"}, _service),
-    "skip_service": (set(), _skip_service),
-    "end_turn": (set(), _end_turn),
-    "tally": ({"dossiers"}, _tally),
+DrShark.actions = {
+    "move": Rule({"space"}, _move),
+    "start_search": Rule((), _start_search),
+    "draw": Rule({"clue"}, _search),
+    "fistful": Rule({"clues"}, _search),
+    "select": Rule({"clues"}, _search),
+    "take": Rule({"clue"}, _search),
+    "time_up": Rule((), _clock),
+    "stop": Rule((), _clock),
+    "form": Rule({"evidence", "clues"}, _form),
+    "service": Rule({"from", "take", "give"}, _service),
+    "skip_service": Rule((), _skip_service),
+    "end_turn": Rule((), _end_turn),
+    "tally": Rule({"dossiers"}, _tally),
 }
 
 GAME = DrShark()

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from companion.engine import Action, IllegalAction, Legal
+from companion.engine import Action, BrokenRule, Legal, Malformed
 from companion.games.drshark.catalogue import Catalogue, Clue
 
 
@@ -70,9 +70,9 @@ class Bag:
     def take(self, raw: object) -> Clue:
         """The clue called ``raw``, which must be in the bag."""
         if not isinstance(raw, str) or raw not in self.catalogue.clues:
-            raise IllegalAction(f"there is no clue {raw!r} in this game's catalogue")
+            raise Malformed(f"there is no clue {raw!r} in this game's catalogue")
         if raw not in self.clues:
-            raise IllegalAction(f"{raw} is not in the bag: it is "
+            raise BrokenRule(f"{raw} is not in the bag: it is "
                                 f"{self.elsewhere.get(raw, 'out of the game')}")
         return self.catalogue.clue(raw)
 
@@ -83,9 +83,9 @@ class Bag:
 def clue_list(action: Action, key: str = "clues") -> list[str]:
     raw = action.get(key)
     if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
-        raise IllegalAction(f"{action['type']} needs \"{key}\", a list of clue ids")
+        raise Malformed(f"{action['type']} needs \"{key}\", a list of clue ids")
     if len(set(raw)) != len(raw):
-        raise IllegalAction(f"{action['type']} names a clue twice")
+        raise Malformed(f"{action['type']} names a clue twice")
     return raw
 
 
@@ -120,7 +120,7 @@ class OneByOne(Method):
 
     def act(self, search: Search, action: Action, bag: Bag) -> Step:
         if action["type"] != "draw":
-            raise IllegalAction(f"area {search.area} is searched by drawing clues one by "
+            raise BrokenRule(f"area {search.area} is searched by drawing clues one by "
                                 "one (draw), not with " + action["type"])
         clue = bag.take(action.get("clue"))
         if clue.shark:
@@ -189,7 +189,7 @@ class ByFistful(Method):
 
     def act(self, search: Search, action: Action, bag: Bag) -> Step:
         if action["type"] != search.step:
-            raise IllegalAction(f"area {search.area} is searched by the fistful: "
+            raise BrokenRule(f"area {search.area} is searched by the fistful: "
                                 f"{search.step} comes next, not {action['type']}")
         if search.step == "fistful":
             return self._fistful(search, action, bag)
@@ -198,7 +198,7 @@ class ByFistful(Method):
     def _fistful(self, search: Search, action: Action, bag: Bag) -> Step:
         ids = clue_list(action)
         if not ids:
-            raise IllegalAction("a fistful holds at least one clue")
+            raise BrokenRule("a fistful holds at least one clue")
         clues = [bag.take(c) for c in ids]
         colours = {c.category for c in clues if c.shark}
         back = tuple(c.id for c in clues if c.category in colours)
@@ -215,13 +215,13 @@ class ByFistful(Method):
         ids = clue_list(action)
         for c in ids:
             if c not in search.clues:
-                raise IllegalAction(f"{c} is not among the sorted clues: select from "
+                raise BrokenRule(f"{c} is not among the sorted clues: select from "
                                     f"{', '.join(search.clues)}")
         seen: dict[str, str] = {}
         for c in ids:
             colour = catalogue.clue(c).category
             if colour in seen:
-                raise IllegalAction(f"{seen[colour]} and {c} have the same colour "
+                raise BrokenRule(f"{seen[colour]} and {c} have the same colour "
                                     f"({colour}): select one clue per colour")
             seen[colour] = c
         back = tuple(c for c in search.clues if c not in ids)
@@ -247,11 +247,11 @@ class ByObservation(Method):
 
     def act(self, search: Search, action: Action, bag: Bag) -> Step:
         if action["type"] != "take":
-            raise IllegalAction(f"area {search.area} is searched by observation: take one "
+            raise BrokenRule(f"area {search.area} is searched by observation: take one "
                                 f"clue, not {action['type']}")
         clue = bag.take(action.get("clue"))
         if clue.shark:
-            raise IllegalAction(f"{clue.id} is a shark, not a clue: take a clue")
+            raise BrokenRule(f"{clue.id} is a shark, not a clue: take a clue")
         taken = replace(search, clues=(clue.id,))
         return Step(taken.end("done"), (clue.id,))
 

@@ -15,20 +15,22 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.engine import (
     Action,
     BadSetup,
+    BrokenRule,
+    Ending,
     Game,
-    IllegalAction,
     Legal,
-    Outcome,
-    action_type,
-    best,
+    Malformed,
+    Rule,
+    Termination,
 )
+from companion.games.poodivers import words
 from companion.games.poodivers.layout import card_cells, rows_of
-from companion.grid import DIRECTIONS, Cell
+from companion.grid import DIRECTIONS, Cell, run
 
 DECK = {"blank": 14, "sleeper": 14, "object": 42}
 FACES = tuple(DECK)
@@ -44,7 +46,7 @@ class PooState:
     supply: Mapping[str, int]
     holdings: Mapping[str, Mapping[str, int]]
     deal: Mapping[str, str] | None    # digital play: the hidden face of every cell
-    turn: int = 0                     # seat of the player to act
+    seat: int = 0                     # seat of the player to act
     diving: bool = False              # an object was found this turn: bank or flip on
     found: int = 0                    # objects found this turn
     turn_points: int = 0
@@ -52,11 +54,11 @@ class PooState:
     direction: str | None = None
     last: str | None = None           # the last object found this turn
     peek_for: str | None = None       # who may peek now (right after their blank)
-    ended: str | None = None
+    ended: Ending | None = None
 
     @property
     def player(self) -> str:
-        return self.players[self.turn]
+        return self.players[self.seat]
 
     def closed(self) -> list[str]:
         return [c for c, face in self.cells.items() if face == "closed"]
@@ -70,6 +72,7 @@ class PooDivers(Game[PooState]):
     name = "poodivers"
     title = "Tokyo Poo Divers"
     min_players, max_players = 2, 8
+    actions: ClassVar[Mapping[str, Rule[PooState]]]
 
     def prepare(self, players: Sequence[str], options: Mapping[str, Any],
                 rng: random.Random) -> dict[str, Any]:
@@ -110,63 +113,6 @@ class PooDivers(Game[PooState]):
                 return {**action, "face": state.deal[cell]}
         return action
 
-    # Actions -------------------------------------------------------------------
-
-    def apply(self, state: PooState, action: Action) -> PooState:
-        kind = action_type(action)
-        if state.ended:
-            raise IllegalAction("the game is over")
-        if kind == "flip":
-            _fields(action, {"cell", "face"})
-            state = replace(state, peek_for=None)
-            return self._flip(state, _cell(state, action.get("cell")), _face(state, action))
-        if kind == "bank":
-            _fields(action, set())
-            if not state.diving:
-                raise IllegalAction("there is nothing to bank: flip a card first")
-            return _bank(replace(state, peek_for=None))
-        if kind == "peek":
-            _fields(action, {"cell"})
-            if state.peek_for is None:
-                raise IllegalAction("a peek is only allowed right after drawing a blank")
-            cell = _cell(state, action.get("cell"))
-            if state.cells[cell] != "closed":
-                raise IllegalAction(f"{cell} is already open: peek at a closed card")
-            return replace(state, peek_for=None)
-        raise IllegalAction(f"unknown action {kind!r}: Tokyo Poo Divers has flip, bank "
-                            "and peek")
-
-    def _flip(self, state: PooState, cell: str, face: str) -> PooState:
-        if state.cells[cell] != "closed":
-            raise IllegalAction(f"{cell} is already open ({state.cells[cell]}): flip a "
-                                "closed card")
-        if state.diving:
-            allowed = _dive_cells(state)
-            if cell not in allowed:
-                where = ("a closed card next to the diver" if state.direction is None
-                         else f"{allowed[0]}, the next card {state.direction} of {state.last}")
-                raise IllegalAction(f"{cell} is not on the dive: flip {where}, or bank")
-        shown = state.shown()
-        if shown[face] >= DECK[face]:
-            raise IllegalAction(f"the deck has only {DECK[face]} {face} cards and "
-                                f"{shown[face]} are open already: check {cell}'s face")
-        cells = {**state.cells, cell: face}
-        state = replace(state, cells=cells)
-        if face == "blank":
-            return _end_turn(replace(state, turn_points=0), peek=state.player)
-        if face == "sleeper":
-            return _bank(state) if state.diving else _end_if_no_cards(state)
-        if not state.diving:
-            points = 1 + sum(len(_run(cells, cell, d)) for d in DIRECTIONS)
-            state = replace(state, diving=True, found=1, turn_points=points, diver=cell,
-                            direction=None, last=cell)
-        else:
-            direction = state.direction or _direction(state.diver, cell)
-            found = state.found + 1
-            state = replace(state, found=found, turn_points=state.turn_points + found,
-                            direction=direction, last=cell)
-        return state if _dive_cells(state) else _bank(state)
-
     # Queries -------------------------------------------------------------------
 
     def legal(self, state: PooState) -> list[Legal]:
@@ -198,19 +144,20 @@ class PooDivers(Game[PooState]):
             "peek_for": state.peek_for,
             "closed": len(state.closed()),
             "digital": state.deal is not None,
-            "ended": state.ended,
+            "ended": state.ended.reason if state.ended else None,
         }
 
     def scores(self, state: PooState) -> dict[str, int]:
         return {p: h["brown"] + GOLDEN * h["golden"] for p, h in state.holdings.items()}
 
+    def describe(self, before: PooState, action: Action, after: PooState) -> str:
+        return words.describe(before, action, after)
+
     def current(self, state: PooState) -> str | None:
         return None if state.ended else state.player
 
-    def outcome(self, state: PooState) -> Outcome | None:
-        if not state.ended:
-            return None
-        return Outcome(best(self.scores(state)), state.ended)
+    def ending(self, state: PooState) -> Ending | None:
+        return state.ended
 
     def players(self, state: PooState) -> Sequence[str]:
         return state.players
@@ -219,19 +166,75 @@ class PooDivers(Game[PooState]):
 # Helpers ------------------------------------------------------------------------
 
 
-def _fields(action: Action, allowed: set[str]) -> None:
-    extra = set(action) - allowed - {"type"}
-    if extra:
-        raise IllegalAction(f"{action['type']} does not take {sorted(extra)[0]!r}")
+# Actions ------------------------------------------------------------------------
+
+
+def _flip_action(state: PooState, action: Action) -> PooState:
+    state = replace(state, peek_for=None)
+    return _flip(state, _cell(state, action.get("cell")), _face(state, action))
+
+
+def _bank_action(state: PooState, action: Action) -> PooState:
+    if not state.diving:
+        raise BrokenRule("there is nothing to bank: flip a card first")
+    return _bank(replace(state, peek_for=None))
+
+
+def _peek(state: PooState, action: Action) -> PooState:
+    if state.peek_for is None:
+        raise BrokenRule("a peek is only allowed right after drawing a blank")
+    cell = _cell(state, action.get("cell"))
+    if state.cells[cell] != "closed":
+        raise BrokenRule(f"{cell} is already open: peek at a closed card")
+    return replace(state, peek_for=None)
+
+
+def _flip(state: PooState, cell: str, face: str) -> PooState:
+    if state.cells[cell] != "closed":
+        raise BrokenRule(f"{cell} is already open ({state.cells[cell]}): flip a "
+                         "closed card")
+    if state.diving:
+        allowed = _dive_cells(state)
+        if cell not in allowed:
+            where = ("a closed card next to the diver" if state.direction is None
+                     else f"{allowed[0]}, the next card {state.direction} of {state.last}")
+            raise BrokenRule(f"{cell} is not on the dive: flip {where}, or bank")
+    shown = state.shown()
+    if shown[face] >= DECK[face]:
+        raise BrokenRule(f"the deck has only {DECK[face]} {face} cards and "
+                         f"{shown[face]} are open already: check {cell}'s face")
+    cells = {**state.cells, cell: face}
+    state = replace(state, cells=cells)
+    if face == "blank":
+        return _end_turn(replace(state, turn_points=0), peek=state.player)
+    if face == "sleeper":
+        return _bank(state) if state.diving else _end_if_no_cards(state)
+    if not state.diving:
+        points = 1 + sum(len(run(cells, cell, d, "object")) for d in DIRECTIONS)
+        state = replace(state, diving=True, found=1, turn_points=points, diver=cell,
+                        direction=None, last=cell)
+    else:
+        direction = state.direction or _direction(state.diver, cell)
+        found = state.found + 1
+        state = replace(state, found=found, turn_points=state.turn_points + found,
+                        direction=direction, last=cell)
+    return state if _dive_cells(state) else _bank(state)
+
+
+PooDivers.actions = {
+    "flip": Rule({"cell", "face"}, _flip_action),
+    "bank": Rule((), _bank_action),
+    "peek": Rule({"cell"}, _peek),
+}
 
 
 def _cell(state: PooState, name: object) -> str:
     try:
         cell = str(Cell.parse(name))
     except ValueError as err:
-        raise IllegalAction(str(err)) from None
+        raise Malformed(str(err)) from None
     if cell not in state.cells:
-        raise IllegalAction(f"there is no card at {cell} in this layout")
+        raise Malformed(f"there is no card at {cell} in this layout")
     return cell
 
 
@@ -240,11 +243,11 @@ def _face(state: PooState, action: Action) -> str:
     if state.deal is not None:
         cell = str(Cell.parse(action["cell"]))
         if face is not None and face != state.deal[cell]:
-            raise IllegalAction(f"in digital play the companion reveals the cards: {cell} "
+            raise BrokenRule(f"in digital play the companion reveals the cards: {cell} "
                                 f"is {state.deal[cell]}, not {face}")
         return state.deal[cell]
     if face not in FACES:
-        raise IllegalAction(f"say what the card shows: face is one of {', '.join(FACES)}")
+        raise Malformed(f"say what the card shows: face is one of {', '.join(FACES)}")
     assert isinstance(face, str)
     return face
 
@@ -261,16 +264,6 @@ def _check_deal(deal: object, cells: tuple[str, ...]) -> dict[str, str]:
         if n > DECK[face]:
             raise BadSetup(f"the deal has {n} {face} cards; the deck has {DECK[face]}")
     return dict(deal)
-
-
-def _run(cells: Mapping[str, str], start: str, direction: str) -> list[str]:
-    """Open objects from ``start`` (exclusive) along ``direction``, up to the first gap."""
-    out = []
-    cell = Cell.parse(start).step(direction)
-    while cells.get(str(cell)) == "object":
-        out.append(str(cell))
-        cell = cell.step(direction)
-    return out
 
 
 def _direction(diver: str | None, cell: str) -> str:
@@ -315,12 +308,13 @@ def _bank(state: PooState) -> PooState:
         owed -= 1
     state = replace(state, supply=supply, holdings={**state.holdings, state.player: mine})
     if supply["brown"] == 0 and supply["golden"] == 0:
-        return replace(_end_turn(state), ended="the turd supply is empty")
+        return replace(_end_turn(state),
+                       ended=Ending(Termination.SUPPLY, "the turd supply is empty"))
     return _end_turn(state)
 
 
 def _end_turn(state: PooState, peek: str | None = None) -> PooState:
-    state = replace(state, turn=(state.turn + 1) % len(state.players), diving=False,
+    state = replace(state, seat=(state.seat + 1) % len(state.players), diving=False,
                     found=0, turn_points=0, direction=None, last=None,
                     peek_for=peek if state.closed() else None)
     return _end_if_no_cards(state)
@@ -328,7 +322,8 @@ def _end_turn(state: PooState, peek: str | None = None) -> PooState:
 
 def _end_if_no_cards(state: PooState) -> PooState:
     if not state.closed() and not state.ended:
-        return replace(state, ended="the last card is open", diving=False, turn_points=0)
+        return replace(state, ended=Ending(Termination.LAST_CARD, "the last card is open"),
+                       diving=False, turn_points=0)
     return state
 
 

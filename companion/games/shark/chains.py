@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from companion.engine import IllegalAction
+from companion.engine import BrokenRule
 from companion.games.shark.board import Board
 from companion.games.shark.state import BLACK, COMPANIES, GREY, TOP_PRICE
 
@@ -104,7 +104,7 @@ def prices(buildings: Buildings, board: Board, owned: Owners | None = None) -> d
 
 def examine(buildings: Buildings, board: Board, cell: str, building: str) -> Plan:
     """Check a placement on an empty cell against the adjacency rules; the plan, or
-    :class:`IllegalAction` naming the rule, the cell and the numbers."""
+    :class:`BrokenRule` naming the rule, the cell and the numbers."""
     near = [(n, buildings[n]) for n in board.neighbours[cell]
             if n in buildings and buildings[n] != GREY]
     if building == GREY:
@@ -112,7 +112,7 @@ def examine(buildings: Buildings, board: Board, cell: str, building: str) -> Pla
     if building == BLACK:
         if near:
             n, b = near[0]
-            raise IllegalAction(f"a black building may only be placed as a lone building: "
+            raise BrokenRule(f"a black building may only be placed as a lone building: "
                                 f"{cell} is next to the {b} building at {n}")
         return Plan(cell, building, lone=True)
     if not near:
@@ -142,7 +142,7 @@ def examine(buildings: Buildings, board: Board, cell: str, building: str) -> Pla
                 foreign[_group(buildings, board, n, other, owner_of)] = other
     for theirs, other in sorted(foreign.items(), key=lambda kv: -len(kv[0])):
         if len(theirs) >= len(mine):
-            raise IllegalAction(
+            raise BrokenRule(
                 f"{cell} is next to a {other} building and {building}'s chain "
                 f"({len(mine)}) is not larger than {other}'s ({len(theirs)}): a hostile "
                 f"takeover needs a strictly larger chain")

@@ -10,8 +10,9 @@ the losses are settled player by player in seat order starting after the current
 player (a player's losses from several companies are settled as one sum). A player who
 cannot pay in cash sells shares of their choice at the forced price (half the price,
 rounded down to $1000) until the loss is covered; a player whose cash and shares at the
-forced price together cannot cover it has no choice left: every share is sold at the
-forced price, all cash goes to the bank, and the player is bankrupt. Shares at a forced
+forced price together cannot cover what the placement makes them owe is declared
+bankrupt at once: every share goes back to the supply (not sold), all cash goes to the
+bank, no ``forced_sell`` is asked, and the player is out. Shares at a forced
 price of $0 cannot help, so they are not offered in a forced sale.
 """
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from companion.engine import IllegalAction
+from companion.engine import BrokenRule, NotYourTurn
 from companion.games.shark.state import (
     BUY_LIMIT,
     COMPANIES,
@@ -28,10 +29,7 @@ from companion.games.shark.state import (
     Payment,
     SharkState,
 )
-
-
-def money(amount: int) -> str:
-    return f"${amount}" if amount >= 0 else f"-${-amount}"
+from companion.words import money
 
 
 def forced_price(price: int) -> int:
@@ -67,7 +65,7 @@ def choose_stock(state: SharkState, company: str) -> SharkState:
 def _tradeable(state: SharkState, company: str) -> int:
     price = state.prices[company]
     if price < 1000:
-        raise IllegalAction(f"{company} is at {money(price)}: shares of a company below "
+        raise BrokenRule(f"{company} is at {money(price)}: shares of a company below "
                             "$1000 cannot be bought or sold")
     return price
 
@@ -77,14 +75,14 @@ def buy(state: SharkState, company: str, count: int) -> SharkState:
     player = state.player
     left = BUY_LIMIT - state.bought
     if count > left:
-        raise IllegalAction(f"a player may buy {BUY_LIMIT} shares a turn and {player} bought "
+        raise BrokenRule(f"a player may buy {BUY_LIMIT} shares a turn and {player} bought "
                             f"{state.bought} already: buy at most {left} more")
     if count > state.supply_shares[company]:
-        raise IllegalAction(f"the bank has {state.supply_shares[company]} {company} shares "
+        raise BrokenRule(f"the bank has {state.supply_shares[company]} {company} shares "
                             f"left, not {count}")
     cost = price * count
     if cost > state.cash[player]:
-        raise IllegalAction(f"{count} {company} shares at {money(price)} cost {money(cost)} "
+        raise BrokenRule(f"{count} {company} shares at {money(price)} cost {money(cost)} "
                             f"and {player} has {money(state.cash[player])}")
     state = move_shares(state, player, company, count)
     state = replace(state, bought=state.bought + count)
@@ -97,7 +95,7 @@ def sell(state: SharkState, company: str, count: int) -> SharkState:
     player = state.player
     held = state.shares[player][company]
     if count > held:
-        raise IllegalAction(f"{player} holds {held} {company} shares, not {count}")
+        raise BrokenRule(f"{player} holds {held} {company} shares, not {count}")
     state = move_shares(state, player, company, -count)
     return pay(state, [Payment(player, "sale", price * count,
                                f"sold {count} {company} at {money(price)}")])
@@ -123,7 +121,7 @@ def settle(state: SharkState, old: Mapping[str, int]) -> SharkState:
                 why[player].append(what)
     state = pay(state, dividends)
     seats = len(state.players)
-    order = [state.players[(state.turn + i) % seats] for i in range(1, seats)]
+    order = [state.players[(state.seat + i) % seats] for i in range(1, seats)]
     debts = tuple((p, owed[p], "loss: " + ", ".join(why[p])) for p in order if owed[p] > 0)
     return collect(replace(state, debts=state.debts + debts))
 
@@ -149,11 +147,13 @@ def _forced_value(state: SharkState, player: str) -> int:
 
 
 def _bankrupt(state: SharkState, player: str, owed: int, why: str) -> SharkState:
+    """Declared by the banker at once: every share back to the supply (not sold), all
+    cash to the bank, and the player is out (RULINGS.md)."""
     for company, held in state.shares[player].items():
         if held:
-            state = _forced_sale(state, player, company, held)
+            state = move_shares(state, player, company, -held)
     state = pay(state, [Payment(player, "loss", -state.cash[player],
-                                f"{why} = {money(owed)}, paid what was left: bankrupt")])
+                                f"{why} = {money(owed)}: bankrupt, pays all cash")])
     return replace(state, bankrupt=(*state.bankrupt, player))
 
 
@@ -168,20 +168,20 @@ def forced_sell(state: SharkState, player: str, company: str, count: int) -> Sha
     """The debtor sells shares at the forced price; the loss is paid once covered."""
     debtor, owed, _ = state.debts[0]
     if player != debtor:
-        raise IllegalAction(f"{debtor} owes {money(owed)} and must sell shares now, not "
+        raise NotYourTurn(f"{debtor} owes {money(owed)} and must sell shares now, not "
                             f"{player}")
     held = state.shares[player][company]
     if count > held:
-        raise IllegalAction(f"{player} holds {held} {company} shares, not {count}")
+        raise BrokenRule(f"{player} holds {held} {company} shares, not {count}")
     fp = forced_price(state.prices[company])
     if fp == 0:
-        raise IllegalAction(f"{company} shares sell for $0 in a forced sale (half of "
+        raise BrokenRule(f"{company} shares sell for $0 in a forced sale (half of "
                             f"{money(state.prices[company])}, rounded down to $1000): sell "
                             "shares of another company")
     short = owed - state.cash[player]
     needed = -(-short // fp)
     if count > needed:
-        raise IllegalAction(f"{player} is {money(short)} short and {needed} {company} shares "
+        raise BrokenRule(f"{player} is {money(short)} short and {needed} {company} shares "
                             f"at {money(fp)} cover it: sell at most {needed}")
     state = _forced_sale(state, player, company, count)
     return collect(state)

@@ -16,13 +16,23 @@ the building chosen.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
-from companion.engine import Action, BadSetup, Game, IllegalAction, Legal, Outcome, best
+from companion.engine import (
+    Action,
+    BadSetup,
+    BrokenRule,
+    Ending,
+    Game,
+    Legal,
+    Malformed,
+    Rule,
+    best,
+)
 from companion.games.shark import board as boards
-from companion.games.shark import dice, market, turn
+from companion.games.shark import dice, market, turn, words
 from companion.games.shark.state import (
     BLACK,
     BUILDINGS_PER_COMPANY,
@@ -52,17 +62,13 @@ STEP_ACTIONS = {
     TRADE_AFTER: ("buy", "sell", "end_turn"),
     OVER: (),
 }
-FIELDS = {
-    "choose_stock": {"company"}, "roll": {"company", "area"}, "place": {"cell", "company"},
-    "remove_neutral": {"cell"}, "buy": {"company", "count"}, "sell": {"company", "count"},
-    "forced_sell": {"player", "company", "count"}, "end_turn": set(),
-}
 
 
 class Shark(Game[SharkState]):
     name = "shark"
     title = "Shark"
     min_players, max_players = 2, 6
+    actions: ClassVar[Mapping[str, Rule[SharkState]]]
 
     def new(self, players: Sequence[str], options: Mapping[str, Any]) -> SharkState:
         if not isinstance(options, Mapping):
@@ -98,79 +104,6 @@ class Shark(Game[SharkState]):
             return {**action, "company": face, "area": area}
         return action
 
-    # Actions -------------------------------------------------------------------
-
-    def apply(self, state: SharkState, action: Action) -> SharkState:
-        if not isinstance(action, dict):
-            raise IllegalAction("an action must be a JSON object with a \"type\"")
-        kind = action.get("type")
-        if not isinstance(kind, str) or kind not in FIELDS:
-            raise IllegalAction(f"unknown action {kind!r}: Shark has {', '.join(FIELDS)}")
-        extra = set(action) - FIELDS[kind] - {"type"}
-        if extra:
-            raise IllegalAction(f"{kind} does not take {sorted(extra)[0]!r}")
-        if state.step == OVER:
-            raise IllegalAction(f"the game is over: {state.ended}")
-        if kind not in STEP_ACTIONS[state.step]:
-            raise IllegalAction(f"not now: {_waiting(state)}")
-        state = replace(state, payments=())
-        state = getattr(self, f"_{kind}")(state, action)
-        return turn.note_end(state)
-
-    def _choose_stock(self, state: SharkState, action: Action) -> SharkState:
-        state = market.choose_stock(state, _company(action))
-        if state.turn + 1 < len(state.players):
-            return replace(state, turn=state.turn + 1)
-        return turn.start(state)
-
-    def _roll(self, state: SharkState, action: Action) -> SharkState:
-        if "company" not in action and "area" not in action:
-            raise IllegalAction("the roll has no dice: say what the company die and the area "
-                                "die show (company, area), or let the companion roll")
-        face = action.get("company")
-        if face not in dice.COMPANY_DIE:
-            raise IllegalAction(f"the company die shows one of {', '.join(dice.COMPANY_DIE)}, "
-                                f"not {face!r}")
-        area = action.get("area")
-        area = str(area) if isinstance(area, str | int) and not isinstance(area, bool) else area
-        if area not in state.board.area_die:
-            faces = ", ".join(dict.fromkeys(state.board.area_die))
-            raise IllegalAction(f"this board's area die shows one of {faces}, not {area!r}")
-        return turn.roll(state, face, area)
-
-    def _place(self, state: SharkState, action: Action) -> SharkState:
-        assert state.roll is not None
-        face = state.roll[0]
-        if "company" not in action and face not in COMPANIES:
-            buildings, _ = dice.allowed(face, state.variants, state.supply_buildings)
-            raise IllegalAction(f"the company die shows {face}: say which building to place "
-                                f"(company): {', '.join(buildings)}")
-        building = action.get("company", face)
-        if building not in (*COMPANIES, BLACK, GREY):
-            raise IllegalAction(f"a building is one of {', '.join((*COMPANIES, BLACK, GREY))}, "
-                                f"not {building!r}")
-        return turn.place(state, _cell(state, action.get("cell")), building)
-
-    def _remove_neutral(self, state: SharkState, action: Action) -> SharkState:
-        return turn.remove_neutral(state, _cell(state, action.get("cell")))
-
-    def _buy(self, state: SharkState, action: Action) -> SharkState:
-        return market.buy(state, _company(action), _count(action))
-
-    def _sell(self, state: SharkState, action: Action) -> SharkState:
-        return market.sell(state, _company(action), _count(action))
-
-    def _forced_sell(self, state: SharkState, action: Action) -> SharkState:
-        player = action.get("player")
-        if player not in state.players:
-            raise IllegalAction(f"forced_sell names the player who sells: one of "
-                                f"{', '.join(state.players)}, not {player!r}")
-        state = market.forced_sell(state, player, _company(action), _count(action))
-        return turn.after_settlement(state)
-
-    def _end_turn(self, state: SharkState, action: Action) -> SharkState:
-        return turn.end_turn(state)
-
     # Queries -------------------------------------------------------------------
 
     def legal(self, state: SharkState) -> list[Legal]:
@@ -198,27 +131,123 @@ class Shark(Game[SharkState]):
                      "pioneered": state.pioneered, "skipped": state.skipped},
             "payments": [p.to_json() for p in state.payments],
             "totals": dict(state.totals),
-            "ending": state.ending,
-            "ended": state.ended,
+            "ending": state.ending.reason if state.ending else None,
+            "ended": state.ended.reason if state.ended else None,
         }
 
     def scores(self, state: SharkState) -> dict[str, int]:
         return {p: state.cash[p] + sum(n * state.prices[c] for c, n in state.shares[p].items())
                 for p in state.players}
 
+    def describe(self, before: SharkState, action: Action, after: SharkState) -> str:
+        return words.describe(before, action, after)
+
+    def series(self, state: SharkState) -> dict[str, dict[str, int]]:
+        """The stock index: every company's price."""
+        return {"prices": dict(state.prices)}
+
     def current(self, state: SharkState) -> str | None:
         if state.step == OVER:
             return None
         return state.debtor or state.player
 
-    def outcome(self, state: SharkState) -> Outcome | None:
-        if state.step != OVER:
-            return None
+    def ending(self, state: SharkState) -> Ending | None:
+        return state.ended
+
+    def winners(self, state: SharkState) -> tuple[str, ...]:
         scores = self.scores(state)
-        return Outcome(best({p: scores[p] for p in state.active()}), state.ended or "over")
+        return best({p: scores[p] for p in state.active()})
 
     def players(self, state: SharkState) -> Sequence[str]:
         return state.players
+
+
+# Actions ------------------------------------------------------------------------
+
+
+def _choose_stock(state: SharkState, action: Action) -> SharkState:
+    state = market.choose_stock(state, _company(action))
+    if state.seat + 1 < len(state.players):
+        return replace(state, seat=state.seat + 1)
+    return turn.start(state)
+
+
+def _roll(state: SharkState, action: Action) -> SharkState:
+    if "company" not in action and "area" not in action:
+        raise Malformed("the roll has no dice: say what the company die and the area die "
+                        "show (company, area), or let the companion roll")
+    face = action.get("company")
+    if face not in dice.COMPANY_DIE:
+        raise Malformed(f"the company die shows one of {', '.join(dice.COMPANY_DIE)}, "
+                        f"not {face!r}")
+    area = action.get("area")
+    area = str(area) if isinstance(area, str | int) and not isinstance(area, bool) else area
+    if area not in state.board.area_die:
+        faces = ", ".join(dict.fromkeys(state.board.area_die))
+        raise Malformed(f"this board's area die shows one of {faces}, not {area!r}")
+    return turn.roll(state, face, area)
+
+
+def _place(state: SharkState, action: Action) -> SharkState:
+    assert state.roll is not None
+    face = state.roll[0]
+    if "company" not in action and face not in COMPANIES:
+        buildings, _ = dice.allowed(face, state.variants, state.supply_buildings)
+        raise BrokenRule(f"the company die shows {face}: say which building to place "
+                         f"(company): {', '.join(buildings)}")
+    building = action.get("company", face)
+    if building not in (*COMPANIES, BLACK, GREY):
+        raise Malformed(f"a building is one of {', '.join((*COMPANIES, BLACK, GREY))}, "
+                        f"not {building!r}")
+    return turn.place(state, _cell(state, action.get("cell")), building)
+
+
+def _remove_neutral(state: SharkState, action: Action) -> SharkState:
+    return turn.remove_neutral(state, _cell(state, action.get("cell")))
+
+
+def _buy(state: SharkState, action: Action) -> SharkState:
+    return market.buy(state, _company(action), _count(action))
+
+
+def _sell(state: SharkState, action: Action) -> SharkState:
+    return market.sell(state, _company(action), _count(action))
+
+
+def _forced_sell(state: SharkState, action: Action) -> SharkState:
+    player = action.get("player")
+    if player not in state.players:
+        raise Malformed(f"forced_sell names the player who sells: one of "
+                        f"{', '.join(state.players)}, not {player!r}")
+    state = market.forced_sell(state, player, _company(action), _count(action))
+    return turn.after_settlement(state)
+
+
+def _end_turn(state: SharkState, action: Action) -> SharkState:
+    return turn.end_turn(state)
+
+
+def _in_step(kind: str, handler: Callable[[SharkState, Action], SharkState]
+             ) -> Callable[[SharkState, Action], SharkState]:
+    """``handler`` when the turn's step allows ``kind``; the last action's payments are
+    cleared first and an end condition met is noted after."""
+    def run(state: SharkState, action: Action) -> SharkState:
+        if kind not in STEP_ACTIONS[state.step]:
+            raise BrokenRule(f"not now: {_waiting(state)}")
+        return turn.note_end(handler(replace(state, payments=()), action))
+    return run
+
+
+Shark.actions = {kind: Rule(fields, _in_step(kind, handler)) for kind, fields, handler in (
+    ("choose_stock", {"company"}, _choose_stock),
+    ("roll", {"company", "area"}, _roll),
+    ("place", {"cell", "company"}, _place),
+    ("remove_neutral", {"cell"}, _remove_neutral),
+    ("buy", {"company", "count"}, _buy),
+    ("sell", {"company", "count"}, _sell),
+    ("forced_sell", {"player", "company", "count"}, _forced_sell),
+    ("end_turn", set(), _end_turn),
+)}
 
 
 # What may be chosen now ----------------------------------------------------------
@@ -285,7 +314,7 @@ def _variants(value: object) -> frozenset[str]:
 def _company(action: Action) -> str:
     company = action.get("company")
     if company not in COMPANIES:
-        raise IllegalAction(f"{action['type']} needs a company: one of {', '.join(COMPANIES)}, "
+        raise Malformed(f"{action['type']} needs a company: one of {', '.join(COMPANIES)}, "
                             f"not {company!r}")
     assert isinstance(company, str)
     return company
@@ -294,7 +323,7 @@ def _company(action: Action) -> str:
 def _count(action: Action) -> int:
     count = action.get("count")
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-        raise IllegalAction(f"{action['type']} needs a count of shares (1 or more), "
+        raise Malformed(f"{action['type']} needs a count of shares (1 or more), "
                             f"not {count!r}")
     return count
 
@@ -303,9 +332,9 @@ def _cell(state: SharkState, name: object) -> str:
     try:
         cell = str(Cell.parse(name))
     except ValueError as err:
-        raise IllegalAction(str(err)) from None
+        raise Malformed(str(err)) from None
     if cell not in state.board.areas:
-        raise IllegalAction(f"{cell} is not a cell of the {state.board.name} board")
+        raise Malformed(f"{cell} is not a cell of the {state.board.name} board")
     return cell
 
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.engine import Ending
 from companion.games.shark.board import Board
 
 COMPANIES = ("red", "blue", "green", "yellow")
@@ -61,7 +62,7 @@ class SharkState:
     supply_shares: Mapping[str, int]
     removed: Mapping[str, int]                 # buildings out of the game
     step: str = CHOOSE_STOCK
-    turn: int = 0                              # seat of the player whose turn it is
+    seat: int = 0                              # seat of the player whose turn it is
     bought: int = 0                            # shares bought this turn
     roll: tuple[str, str] | None = None        # (company face, area face) to place by
     pioneered: bool = False                    # the pioneer's extra roll is used
@@ -69,15 +70,15 @@ class SharkState:
     skipped: str | None = None                 # why this turn's placement was skipped
     debts: tuple[tuple[str, int, str], ...] = ()   # (player, owed, what for), in order
     bankrupt: tuple[str, ...] = ()
-    ending: str | None = None                  # an end condition met this turn
-    ended: str | None = None
+    ending: Ending | None = None               # an end condition met this turn
+    ended: Ending | None = None
     payments: tuple[Payment, ...] = ()         # what the last action paid
     totals: Mapping[str, int] = field(default_factory=dict)  # kind -> dollars, whole game
 
     @property
     def player(self) -> str:
         """The player whose turn it is."""
-        return self.players[self.turn]
+        return self.players[self.seat]
 
     @property
     def debtor(self) -> str | None:

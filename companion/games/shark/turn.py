@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.engine import IllegalAction
+from companion.engine import BrokenRule, Ending, IllegalAction, Termination
 from companion.games.shark import chains, dice, market
 from companion.games.shark.state import (
     BLACK,
@@ -40,11 +40,12 @@ from companion.games.shark.state import (
     Payment,
     SharkState,
 )
+from companion.words import money
 
 
 def start(state: SharkState) -> SharkState:
     """After setup: the first player (the banker) starts."""
-    return replace(state, step=TRADE_BEFORE, turn=0)
+    return replace(state, step=TRADE_BEFORE, seat=0)
 
 
 def choices(state: SharkState) -> dict[str, list[str]]:
@@ -93,13 +94,13 @@ def place(state: SharkState, cell: str, building: str) -> SharkState:
     face, area = state.roll
     buildings, _ = dice.allowed(face, state.variants, state.supply_buildings)
     if building not in buildings:
-        raise IllegalAction(_not_allowed(state, face, building, buildings))
+        raise BrokenRule(_not_allowed(state, face, building, buildings))
     if state.board.areas[cell] != area:
         where = state.board.describe(state.board.areas[cell])
-        raise IllegalAction(f"{cell} is in {where} and the area die shows "
+        raise BrokenRule(f"{cell} is in {where} and the area die shows "
                             f"{area}: place in {state.board.describe(area)}")
     if cell in state.buildings:
-        raise IllegalAction(f"{cell} already holds a {state.buildings[cell]} building")
+        raise BrokenRule(f"{cell} already holds a {state.buildings[cell]} building")
     plan = chains.examine(state.buildings, state.board, cell, building)
     pioneer = ("pioneer" in state.variants and not state.pioneered
                and chains.pioneers(state.buildings, state.board, cell, building))
@@ -124,11 +125,11 @@ def _bonus(state: SharkState, plan: chains.Plan, old: dict[str, int],
     if b == BLACK:
         top = max(old.values())
         return Payment(player, "bonus", top, f"black building at {plan.cell}: the highest "
-                       f"price, {market.money(top)}") if top else None
+                       f"price, {money(top)}") if top else None
     if raised[b] > old[b]:
         what = "lone building" if plan.lone else f"chain of {len(plan.group)}"
         return Payment(player, "bonus", raised[b], f"{what} at {plan.cell}: {b} rose to "
-                       f"{market.money(raised[b])}")
+                       f"{money(raised[b])}")
     if plan.lone or pioneer:
         why = "pioneer" if pioneer else "lone building"
         return Payment(player, "bonus", 1000, f"{why} at {plan.cell}")
@@ -154,11 +155,11 @@ def remove_neutral(state: SharkState, cell: str) -> SharkState:
     face = state.roll[0]
     _, may = dice.allowed(face, state.variants, state.supply_buildings)
     if not may:
-        raise IllegalAction(f"the company die shows {face}: a grey building may be removed "
+        raise BrokenRule(f"the company die shows {face}: a grey building may be removed "
                             "only on a " + ("black or grey" if "joker" not in state.variants
                                             else "grey") + " face with the neutral variant")
     if state.buildings.get(cell) != GREY:
-        raise IllegalAction(f"there is no grey building at {cell}")
+        raise BrokenRule(f"there is no grey building at {cell}")
     board = {c: b for c, b in state.buildings.items() if c != cell}
     removed = {**state.removed, GREY: state.removed[GREY] + 1}
     state = replace(state, buildings=board, removed=removed, roll=None, pioneer_again=False)
@@ -172,8 +173,9 @@ def after_settlement(state: SharkState) -> SharkState:
         return replace(state, step=FORCED_SALE)
     active = state.active()
     if len(active) == 1:
-        return replace(state, step=OVER, ended=f"{active[0]} is the only player left: "
-                       "everyone else is bankrupt")
+        return replace(state, step=OVER, ended=Ending(
+            Termination.LAST_PLAYER,
+            f"{active[0]} is the only player left: everyone else is bankrupt"))
     if state.pioneer_again:
         return replace(state, step=PIONEER_ROLL, pioneer_again=False)
     return replace(state, step=TRADE_AFTER)
@@ -184,9 +186,9 @@ def end_turn(state: SharkState) -> SharkState:
     if state.ending:
         return replace(state, step=OVER, ended=state.ending)
     seats = len(state.players)
-    nxt = next(i % seats for i in range(state.turn + 1, state.turn + seats + 1)
+    nxt = next(i % seats for i in range(state.seat + 1, state.seat + seats + 1)
                if state.players[i % seats] not in state.bankrupt)
-    return replace(state, step=TRADE_BEFORE, turn=nxt, bought=0, roll=None,
+    return replace(state, step=TRADE_BEFORE, seat=nxt, bought=0, roll=None,
                    pioneered=False, skipped=None)
 
 
@@ -196,11 +198,11 @@ def note_end(state: SharkState) -> SharkState:
         return state
     for company in COMPANIES:
         if state.prices[company] >= TOP_PRICE:
-            why = f"{company} reached {market.money(TOP_PRICE)}"
+            why = Ending(Termination.TOP_PRICE, f"{company} reached {money(TOP_PRICE)}")
         elif state.supply_buildings[company] == 0:
-            why = f"no {company} building is left in the supply"
+            why = Ending(Termination.SUPPLY, f"no {company} building is left in the supply")
         elif state.supply_shares[company] == 0:
-            why = f"every {company} share has been bought"
+            why = Ending(Termination.SUPPLY, f"every {company} share has been bought")
         else:
             continue
         return replace(state, ending=why)

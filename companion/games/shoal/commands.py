@@ -68,13 +68,16 @@ def cmd_score_shoal(args: argparse.Namespace) -> int:
     if not args.layout and not args.photos:
         raise UsageError("nothing to score: give --layout FILE... or photos, one per player")
     deck = _deck(args.deck)
-    goal = _goal(args.goal, deck)
+    # Layout text names its fish in the legend: only a deck given (or photos, which are
+    # read with the deck) checks them against a deck's fish (RULINGS.md).
+    kinds = deck.kinds if args.deck is not None or args.photos else None
+    goal = _goal(args.goal, deck, kinds)
     names = [p.stem for p in [*args.layout, *args.photos]]
     twice = next((n for n in names if names.count(n) > 1), None)
     if twice is not None:
         raise UsageError(f"two files are both named {twice!r}: players are named by the "
                          "file stem, so give each player's file its own name")
-    layouts = [_read_layout(path, deck) for path in args.layout]
+    layouts = [_read_layout(path, kinds) for path in args.layout]
     if args.photos:
         deck_path = Path(args.deck) if args.deck not in (None, "default") else None
         layouts += _from_photos(args.photos, deck_path, args.mat, deck)
@@ -102,15 +105,15 @@ def _deck(option: str | None) -> Deck:
         raise UsageError(_one_line(err)) from None
 
 
-def _goal(option: str, deck: Deck) -> GoalCard:
+def _goal(option: str, deck: Deck, kinds: tuple[str, ...] | None) -> GoalCard:
     try:
         if option in deck.goals:
             return deck.goals[option]
         if option.lstrip().startswith("{"):
-            return parse_goal_card(json.loads(option), deck.kinds)
+            return parse_goal_card(json.loads(option), kinds)
         path = Path(option)
         if path.is_file():
-            return parse_goal_card(json.loads(path.read_text("utf-8")), deck.kinds)
+            return parse_goal_card(json.loads(path.read_text("utf-8")), kinds)
     except json.JSONDecodeError as err:
         raise UsageError(f"the goal card {option!r} is not JSON: {err}") from None
     except (OSError, UnicodeDecodeError) as err:
@@ -122,7 +125,7 @@ def _goal(option: str, deck: Deck) -> GoalCard:
                      "card JSON file, or the goal card as JSON")
 
 
-def _read_layout(path: Path, deck: Deck) -> Layout:
+def _read_layout(path: Path, kinds: tuple[str, ...] | None) -> Layout:
     try:
         with open(path, "rb") as f:
             raw = f.read(MAX_LAYOUT_BYTES + 1)
@@ -135,17 +138,19 @@ def _read_layout(path: Path, deck: Deck) -> Layout:
         raise UsageError(f"{path} is not a text file (UTF-8 layout text)") from None
     except BadLayout as err:
         raise UsageError(_one_line(err)) from None
-    _check_kinds(layout, deck, str(path))
+    if kinds is not None:
+        _check_kinds(layout, kinds, str(path))
     return layout
 
 
-def _check_kinds(layout: Mapping[tuple[int, int], str], deck: Deck, source: str) -> None:
+def _check_kinds(layout: Mapping[tuple[int, int], str], kinds: tuple[str, ...],
+                 source: str) -> None:
     for (x, y), value in sorted(layout.items()):
-        unknown = [k for k in fish_of(value) if k not in deck.kinds]
+        unknown = [k for k in fish_of(value) if k not in kinds]
         if unknown:
             raise UsageError(f"{source}: section [{x}, {y}] shows {unknown[0]!r}, which no "
-                             f"card of the deck shows ({', '.join(deck.kinds)}); give "
-                             "--deck for another deck")
+                             f"card of the deck shows ({', '.join(kinds)}); give "
+                             "--deck for another deck, or leave --deck out")
 
 
 def photo_scorer() -> PhotoScorer:
@@ -179,7 +184,7 @@ def _from_photos(photos: list[Path], deck: Path | None, mat: Path | None,
                              f"{_one_line(err)}") from None
         if not checked:
             raise UsageError(f"{photo}: no card was recognised: is the shoal on the mat?")
-        _check_kinds(checked, loaded, str(photo))
+        _check_kinds(checked, loaded.kinds, str(photo))
         out.append(checked)
     return out
 

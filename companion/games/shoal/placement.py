@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.engine import IllegalAction
+from companion.engine import BrokenRule, IllegalAction
 from companion.games.shoal.deck import POSITIONS, Card
 from companion.games.shoal.layout import EMPTY, NEIGHBOURS, Layout, has_fish
 
@@ -30,24 +30,24 @@ def where(at: tuple[int, int]) -> str:
 
 def check(layout: Mapping[tuple[int, int], str], card: Card, at: tuple[int, int],
           whose: str = "the") -> None:
-    """Raise :class:`IllegalAction` naming the rule and the section if ``card`` may not
+    """Raise :class:`BrokenRule` naming the rule and the section if ``card`` may not
     go at ``at`` on ``layout`` (the shoal's visible sections); ``whose`` names the shoal
     ("Ann's")."""
     if not layout:
         if at != START:
-            raise IllegalAction(f"the first card of a shoal goes at {where(START)}, not "
+            raise BrokenRule(f"the first card of a shoal goes at {where(START)}, not "
                                 f"{where(at)}")
         return
     covers = card.at(*at)
     if not any(c in layout for c in covers):
         spots = ", ".join(where(c) for c in covers)
-        raise IllegalAction(f"cards are layered on top of the shoal, not beside it: {card.id} "
+        raise BrokenRule(f"cards are layered on top of the shoal, not beside it: {card.id} "
                             f"at {where(at)} would cover none of {whose} shoal's sections "
                             f"(it would lie on {spots})")
     for position, (spot, value) in zip(POSITIONS, covers.items(), strict=True):
         below = layout.get(spot)
         if value == EMPTY and below is not None and has_fish(below):
-            raise IllegalAction(f"empty space can only cover empty space: {card.id}'s "
+            raise BrokenRule(f"empty space can only cover empty space: {card.id}'s "
                                 f"{position} section is empty and would cover the {below} "
                                 f"at {where(spot)}")
     fish = {spot: v for spot, v in covers.items() if has_fish(v)}
@@ -55,7 +55,7 @@ def check(layout: Mapping[tuple[int, int], str], card: Card, at: tuple[int, int]
         return
     if not any(_touches_fish(layout, spot) for spot in fish):
         listed = ", ".join(f"{where(s)} {v}" for s, v in fish.items())
-        raise IllegalAction(f"fish must join fish, covering one or next to one (not "
+        raise BrokenRule(f"fish must join fish, covering one or next to one (not "
                             f"diagonally): none of {card.id}'s fish sections ({listed}) "
                             f"covers or lies next to a visible fish of {whose} shoal")
 

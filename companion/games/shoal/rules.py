@@ -16,20 +16,22 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
-from typing import Any
+from functools import cache, cached_property
+from typing import Any, ClassVar
 
 from companion.engine import (
     Action,
     BadSetup,
+    BrokenRule,
+    Ending,
     Game,
-    IllegalAction,
     Legal,
-    Outcome,
-    action_type,
-    best,
+    Malformed,
+    NotYourTurn,
+    Rule,
+    Termination,
 )
-from companion.games.shoal import placement
+from companion.games.shoal import placement, words
 from companion.games.shoal.deck import BadDeck, Card, Deck, GoalCard, load_deck
 from companion.games.shoal.layout import FISH, Layout, ascii_art, count, to_cells
 from companion.games.shoal.scoring import score
@@ -45,22 +47,50 @@ class Play:
 
 @dataclass(frozen=True)
 class ShoalState:
+    """The cards laid, in the order they were laid (seat order, round after round);
+    everything else is derived from them."""
+
     players: tuple[str, ...]
     deck: Deck
     deck_name: str                          # "default" or "inline"
     goal: GoalCard
-    plays: Mapping[str, tuple[Play, ...]]   # each player's cards, bottom to top
-    shoals: Mapping[str, Layout]            # each player's visible sections
-    played: Mapping[str, str]               # card id -> the player who laid it
-    turn: int = 0                           # total cards laid so far
+    laid: tuple[Play, ...] = ()
+
+    @property
+    def seat(self) -> int:
+        """The seat of the player whose turn it is."""
+        return len(self.laid) % len(self.players)
 
     @property
     def player(self) -> str:
-        return self.players[self.turn % len(self.players)]
+        return self.players[self.seat]
 
     @property
     def over(self) -> bool:
-        return self.turn >= CARDS_EACH * len(self.players)
+        return len(self.laid) >= CARDS_EACH * len(self.players)
+
+    @cached_property
+    def plays(self) -> Mapping[str, tuple[Play, ...]]:
+        """Each player's cards, bottom to top."""
+        n = len(self.players)
+        return {p: self.laid[seat::n] for seat, p in enumerate(self.players)}
+
+    @cached_property
+    def played(self) -> Mapping[str, str]:
+        """Card id -> the player who laid it."""
+        n = len(self.players)
+        return {play.card: self.players[i % n] for i, play in enumerate(self.laid)}
+
+    @cached_property
+    def shoals(self) -> Mapping[str, Layout]:
+        """Each player's visible sections."""
+        out = {}
+        for player, plays in self.plays.items():
+            layout: Layout = {}
+            for play in plays:
+                layout = placement.place(layout, self.deck.cards[play.card], play.at)
+            out[player] = layout
+        return out
 
 
 @cache
@@ -72,6 +102,7 @@ class Shoal(Game[ShoalState]):
     name = "shoal"
     title = "Shoal"
     min_players, max_players = 2, 4
+    actions: ClassVar[Mapping[str, Rule[ShoalState]]]
 
     def prepare(self, players: Sequence[str], options: Mapping[str, Any],
                 rng: random.Random) -> dict[str, Any]:
@@ -107,37 +138,6 @@ class Shoal(Game[ShoalState]):
         return ShoalState(
             players=names, deck=deck,
             deck_name="default" if deck_option == "default" else "inline", goal=goal,
-            plays={p: () for p in names}, shoals={p: {} for p in names}, played={},
-        )
-
-    # Actions -------------------------------------------------------------------
-
-    def apply(self, state: ShoalState, action: Action) -> ShoalState:
-        kind = action_type(action)
-        if state.over:
-            raise IllegalAction(f"the game is over: every player has laid {CARDS_EACH} cards")
-        if kind != "play":
-            raise IllegalAction(f"unknown action {kind!r}: in Shoal a turn is play "
-                                "{card, at: [x, y]}")
-        extra = set(action) - {"type", "card", "at", "player", "rotation"}
-        if extra:
-            raise IllegalAction(f"play does not take {sorted(extra)[0]!r} (it takes card "
-                                "and at)")
-        who = state.player
-        if action.get("player", who) != who:
-            raise IllegalAction(f"it is {who}'s turn, not {action['player']}'s")
-        if action.get("rotation", 0) != 0:
-            raise IllegalAction("fish cards cannot be rotated: fish always swim to the "
-                                "left (lay the card as printed, rotation 0)")
-        card = _card(state, action.get("card"))
-        at = _at(action.get("at"))
-        placement.check(state.shoals[who], card, at, f"{who}'s")
-        return replace(
-            state,
-            plays={**state.plays, who: (*state.plays[who], Play(card.id, at))},
-            shoals={**state.shoals, who: placement.place(state.shoals[who], card, at)},
-            played={**state.played, card.id: who},
-            turn=state.turn + 1,
         )
 
     # Queries -------------------------------------------------------------------
@@ -186,17 +186,38 @@ class Shoal(Game[ShoalState]):
     def scores(self, state: ShoalState) -> dict[str, int]:
         return {p: s["total"] for p, s in self.breakdown(state).items()}
 
+    def describe(self, before: ShoalState, action: Action, after: ShoalState) -> str:
+        return words.describe(before, action, after)
+
     def current(self, state: ShoalState) -> str | None:
         return None if state.over else state.player
 
-    def outcome(self, state: ShoalState) -> Outcome | None:
+    def ending(self, state: ShoalState) -> Ending | None:
         if not state.over:
             return None
-        return Outcome(best(self.scores(state)),
-                       f"every player has laid {CARDS_EACH} cards")
+        return Ending(Termination.PLAYED_OUT, f"every player has laid {CARDS_EACH} cards")
 
     def players(self, state: ShoalState) -> Sequence[str]:
         return state.players
+
+
+# Actions ------------------------------------------------------------------------
+
+
+def _play(state: ShoalState, action: Action) -> ShoalState:
+    who = state.player
+    if action.get("player", who) != who:
+        raise NotYourTurn(f"it is {who}'s turn, not {action['player']}'s")
+    if action.get("rotation", 0) != 0:
+        raise BrokenRule("fish cards cannot be rotated: fish always swim to the left (lay "
+                         "the card as printed, rotation 0)")
+    card = _card(state, action.get("card"))
+    at = _at(action.get("at"))
+    placement.check(state.shoals[who], card, at, f"{who}'s")
+    return replace(state, laid=(*state.laid, Play(card.id, at)))
+
+
+Shoal.actions = {"play": Rule({"card", "at", "player", "rotation"}, _play)}
 
 
 # Helpers ------------------------------------------------------------------------
@@ -217,9 +238,9 @@ def _card(state: ShoalState, cid: object) -> Card:
     if not isinstance(cid, str) or cid not in state.deck.cards:
         ids = list(state.deck.cards)
         span = f"{ids[0]} to {ids[-1]}" if len(ids) > 1 else ids[0]
-        raise IllegalAction(f"there is no card {cid!r} in the deck ({span})")
+        raise Malformed(f"there is no card {cid!r} in the deck ({span})")
     if cid in state.played:
-        raise IllegalAction(f"each card is played once per game: {cid} is already in "
+        raise BrokenRule(f"each card is played once per game: {cid} is already in "
                             f"{state.played[cid]}'s shoal")
     return state.deck.cards[cid]
 
@@ -227,7 +248,7 @@ def _card(state: ShoalState, cid: object) -> Card:
 def _at(at: object) -> tuple[int, int]:
     if (not isinstance(at, list | tuple) or len(at) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in at)):
-        raise IllegalAction(f"cards go at whole-section offsets: \"at\" is two whole numbers "
+        raise Malformed(f"cards go at whole-section offsets: \"at\" is two whole numbers "
                             f"[x, y] (x right, y down), not {at!r}")
     return int(at[0]), int(at[1])
 

@@ -5,33 +5,33 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from companion.games.drshark import GAME, SharkState
+from companion.games.drshark import GAME, DrSharkState
 
 PAIR = ["Ann", "Ben"]
 FOUR = ["Ann", "Ben", "Cid", "Dan"]
 
 
-def play(state: SharkState, *actions: dict[str, Any]) -> SharkState:
+def play(state: DrSharkState, *actions: dict[str, Any]) -> DrSharkState:
     for action in actions:
         state = GAME.apply(state, action)
     return state
 
 
-def searching(space: str, players: list[str] | None = None, **options: Any) -> SharkState:
+def searching(space: str, players: list[str] | None = None, **options: Any) -> DrSharkState:
     """The first player has dived onto ``space`` and started the search."""
     state = GAME.new(players or PAIR, options)
     return play(state, {"type": "move", "space": space}, {"type": "start_search"})
 
 
 def organising(clues: list[str], players: list[str] | None = None,
-               owner: str | None = None, **options: Any) -> SharkState:
+               owner: str | None = None, **options: Any) -> DrSharkState:
     """The first player's search is over and ``clues`` (out of the bag) are in the
     dossier of ``owner`` (default: the first player's)."""
     state = play(searching("E-light", players, **options), {"type": "stop"})
     return give(state, owner or state.owner(state.player), clues)
 
 
-def give(state: SharkState, owner: str, clues: list[str]) -> SharkState:
+def give(state: DrSharkState, owner: str, clues: list[str]) -> DrSharkState:
     """Move ``clues`` from the bag into ``owner``'s dossier (as earlier searches would)."""
     assert set(clues) <= state.bag
     d = state.dossiers[owner]
@@ -39,5 +39,5 @@ def give(state: SharkState, owner: str, clues: list[str]) -> SharkState:
                    dossiers={**state.dossiers, owner: replace(d, clues=d.clues + tuple(clues))})
 
 
-def types(state: SharkState) -> list[str]:
+def types(state: DrSharkState) -> list[str]:
     return [leg.type for leg in GAME.legal(state)]

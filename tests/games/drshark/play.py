@@ -6,13 +6,13 @@ import random
 from collections import Counter
 from typing import Any
 
-from companion.games.drshark import GAME, SharkState
+from companion.games.drshark import GAME, DrSharkState
 from companion.games.drshark.dossier import formable
 
 Action = dict[str, Any]
 
 
-def random_action(state: SharkState, rnd: random.Random, late: float = 0.0) -> Action:
+def random_action(state: DrSharkState, rnd: random.Random, late: float = 0.0) -> Action:
     """One legal action: search until the clock or a mistake, form what can be formed,
     use services now and then. With ``late`` > 0 the timer is sometimes started before
     the dive is entered (and the dive sometimes never is: a timer-only turn); such games
@@ -57,7 +57,7 @@ def random_action(state: SharkState, rnd: random.Random, late: float = 0.0) -> A
     raise AssertionError(f"no action to choose from {sorted(legal)}")
 
 
-def _pick(state: SharkState, clues: Any, rnd: random.Random) -> str:
+def _pick(state: DrSharkState, clues: Any, rnd: random.Random) -> str:
     """Often a clue that completes evidence the dossier has begun, as a spy would."""
     cat = state.catalogue
     have = {(cat.clue(c).evidence, cat.clue(c).part) for c in state.mine.clues}
@@ -67,14 +67,14 @@ def _pick(state: SharkState, clues: Any, rnd: random.Random) -> str:
     return rnd.choice(wanted if wanted and rnd.random() < 0.6 else list(clues))
 
 
-def tally_of(state: SharkState) -> Action:
+def tally_of(state: DrSharkState) -> Action:
     """The tally a table would count from the dossiers as they are."""
     return {"type": "tally", "dossiers": {
         owner: {"evidence": dict(Counter(d.evidence)), "clues": d.clue_count}
         for owner, d in state.dossiers.items()}}
 
 
-def _service(state: SharkState, choices: Any, rnd: random.Random) -> Action:
+def _service(state: DrSharkState, choices: Any, rnd: random.Random) -> Action:
     target = rnd.choice(list(choices["from"]))
     # Name the dossier by a member now and then: a service's "from" may be a player.
     members = [p for p in state.players if state.owner(p) == target]
@@ -87,7 +87,7 @@ def _service(state: SharkState, choices: Any, rnd: random.Random) -> Action:
 
 
 def random_game(players: list[str], options: dict[str, Any], seed: int,
-                late: float = 0.0) -> tuple[list[Action], list[SharkState]]:
+                late: float = 0.0) -> tuple[list[Action], list[DrSharkState]]:
     """Actions and every state of one random legal game, played to its end."""
     rnd = random.Random(seed)
     state = GAME.new(players, options)
@@ -100,7 +100,7 @@ def random_game(players: list[str], options: dict[str, Any], seed: int,
     return actions, states
 
 
-def every_clue(state: SharkState) -> Counter[str]:
+def every_clue(state: DrSharkState) -> Counter[str]:
     """Bag + dossiers + box + mat, as a multiset of clue ids."""
     where: Counter[str] = Counter(state.bag)
     for d in state.dossiers.values():

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine import BadSetup, IllegalAction
-from companion.games.drshark import GAME, SharkState
+from companion.games.drshark import GAME, DrSharkState
 from companion.games.drshark.catalogue import default
 from tests.games.drshark.play import random_action
 from tests.games.junk import json_values, like, spoiled
@@ -23,7 +23,7 @@ actions = st.fixed_dictionaries(
 )
 
 
-def reached(seed: int, steps: int, players: list[str]) -> SharkState:
+def reached(seed: int, steps: int, players: list[str]) -> DrSharkState:
     """A state some way into a random legal game."""
     rnd = random.Random(seed)
     state = GAME.new(players, {})

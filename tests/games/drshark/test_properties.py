@@ -8,8 +8,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine import fold
-from companion.games.drshark import GAME, SharkState
+from companion.engine import replay
+from companion.games.drshark import GAME, DrSharkState
 from tests.games.drshark.play import every_clue, random_game, tally_of
 
 NAMES = ["Ann", "Ben", "Cid", "Dan", "Eve", "Fay"]
@@ -17,7 +17,7 @@ tables = st.sampled_from([(2, False), (3, False), (4, False), (4, True), (5, Fal
                           (6, True)])
 
 
-def dossier_points(state: SharkState, owner: str) -> int:
+def dossier_points(state: DrSharkState, owner: str) -> int:
     d = state.dossiers[owner]
     return sum(state.catalogue.evidence[e].points for e in d.evidence) + len(d.clues)
 
@@ -69,7 +69,7 @@ def test_replaying_the_log_gives_the_same_game_and_a_json_view(
         seed: int, table: tuple[int, bool]) -> None:
     players, teams = table
     actions, states = random_game(NAMES[:players], {"teams": teams}, seed)
-    again = fold(GAME, NAMES[:players], {"teams": teams}, actions)
+    again = replay(GAME, GAME.new(NAMES[:players], {"teams": teams}), actions)
     assert again == states[-1]
     json.dumps(GAME.summary(again))
     # Counting the tracked dossiers at the table gives the same scores.

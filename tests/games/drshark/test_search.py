@@ -9,7 +9,7 @@ import pytest
 
 from companion.engine import IllegalAction
 from companion.games.drshark import GAME
-from tests.games.drshark.helpers import play, searching, types
+from tests.games.drshark.helpers import give, play, searching, types
 
 
 def draw(*clues: str) -> list[dict]:
@@ -148,12 +148,50 @@ def test_fistful_ends_by_time_while_sorting_keeping_what_was_selected_in_time() 
                  {"type": "fistful", "clues": ["wig-1a", "watch-1c", "passport-2a"]},
                  {"type": "time_up"})
     assert state.search.clock == "time_up" and state.search.ended is None
-    assert types(state) == ["select", "tally"]     # the clock no longer runs
+    assert types(state) == ["select", "end_turn", "tally"]     # the clock no longer runs
     with pytest.raises(IllegalAction, match="clock has stopped"):
         GAME.apply(state, {"type": "stop"})
     state = play(state, {"type": "select", "clues": ["watch-1c"]})
     assert state.search.ended == "time_up" and mine(state) == ("watch-1c",)
     assert {"wig-1a", "passport-2a"} <= state.bag
+
+
+FISTFUL = {"type": "fistful", "clues": ["wig-1a", "watch-1c", "passport-2a"]}
+
+
+@pytest.mark.parametrize("clock", ["time_up", "stop"])
+def test_ending_the_turn_after_the_clock_without_select_sends_the_fistful_back(
+        clock: str) -> None:
+    # RULINGS.md: the dossier phase begun without a select means nothing was selected
+    state = play(searching("D-light"), FISTFUL, {"type": clock})
+    assert "end_turn" in types(state)
+    state = play(state, {"type": "end_turn"})
+    assert state.player == "Ben" and state.phase == "move"
+    assert state.dossiers["Ann"].clues == ()
+    assert set(FISTFUL["clues"]) <= state.bag
+
+
+def test_forming_after_the_clock_without_select_sends_the_fistful_back() -> None:
+    state = play(searching("D-light"), FISTFUL, {"type": "time_up"})
+    state = give(state, "Ann", ["passport-1a", "passport-1b", "passport-1c", "passport-1d"])
+    assert "form" in types(state)
+    state = play(state, {"type": "form", "evidence": "passport",
+                         "clues": ["passport-1a", "passport-1b", "passport-1c", "passport-1d"]})
+    assert state.phase == "dossier" and state.search.ended == "time_up"
+    assert state.dossiers["Ann"].evidence == ("passport",)
+    assert state.dossiers["Ann"].clues == ()
+    assert set(FISTFUL["clues"]) <= state.bag
+
+
+def test_a_refused_dossier_action_after_the_clock_changes_nothing() -> None:
+    state = play(searching("D-light"), FISTFUL, {"type": "time_up"})
+    for action in ({"type": "skip_service"},
+                   {"type": "service", "from": "Ben", "take": "wig-2a"}):
+        with pytest.raises(IllegalAction):
+            GAME.apply(state, action)
+    assert state.search.clues == tuple(FISTFUL["clues"])
+    assert play(state, {"type": "select", "clues": ["wig-1a"]}).dossiers["Ann"].clues == (
+        "wig-1a",)
 
 
 def test_a_fistful_needs_clues_from_the_bag() -> None:

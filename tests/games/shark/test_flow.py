@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion import record
-from companion.engine import BadSetup, IllegalAction
+from companion.engine import BadSetup, Ending, IllegalAction, Termination
 from companion.games.shark import GAME
 from companion.games.shark.board import load
 from companion.store import Store
@@ -189,11 +189,11 @@ def test_the_game_ends_at_the_end_of_the_turn_a_price_reaches_15000() -> None:
     state = drawn(started(), "rrrrrrrrrr", "rrrr", at="A1")
     state = build(state, "E2", "red")
     assert state.prices["red"] == 15000 and not GAME.is_over(state)
-    assert GAME.view(state)["ending"] == "red reached $15000"
+    assert GAME.view(state)["ending"] == "red reached $15,000"
     state = play(state, {"type": "sell", "company": "red", "count": 1})
     assert not GAME.is_over(state)
     state = play(state, END)
-    assert GAME.outcome(state).reason == "red reached $15000"
+    assert GAME.outcome(state).reason == "red reached $15,000"
     assert GAME.current(state) is None and GAME.legal(state) == []
     with pytest.raises(IllegalAction, match="the game is over"):
         GAME.apply(state, END)
@@ -203,7 +203,7 @@ def test_the_game_ends_when_a_company_building_supply_runs_out() -> None:
     state = started()
     state = replace(state, supply_buildings={**state.supply_buildings, "blue": 1})
     state = build(state, "J12", "blue")
-    assert state.ending == "no blue building is left in the supply"
+    assert state.ending == Ending(Termination.SUPPLY, "no blue building is left in the supply")
     assert GAME.is_over(play(state, END))
 
 
@@ -211,7 +211,7 @@ def test_the_game_ends_when_a_company_share_supply_runs_out() -> None:
     state = holding(drawn(started(), "gg"), "Ann", cash=10000)
     state = holding(state, "Ben", green=48)
     state = play(state, {"type": "buy", "company": "green", "count": 2})
-    assert state.ending == "every green share has been bought"
+    assert state.ending == Ending(Termination.SUPPLY, "every green share has been bought")
     # selling one back does not undo it: the condition was met during the turn
     state = play(state, {"type": "sell", "company": "green", "count": 1},
                  roll("red", "6"), place("J12", "red"), END)
@@ -222,7 +222,7 @@ def test_final_wealth_is_cash_plus_shares_and_ties_share_the_win() -> None:
     state = drawn(started(), "gg")
     state = holding(holding(state, "Ann", cash=1000, green=2), "Ben", cash=3000, red=0)
     state = holding(state, "Cid", cash=5000, red=0)
-    state = replace(state, ending="test")
+    state = replace(state, ending=Ending(Termination.TOP_PRICE, "test"))
     state = play(state, roll("red", "6"), place("J12", "red"), END)
     # Ann: $1000 + $1000 lone bonus + $1000 dividend on her red share, which is now worth
     # $1000, and 2 green at $2000
@@ -236,7 +236,8 @@ def test_a_bankrupt_player_never_wins() -> None:
     state = drawn(started(stocks=["red", "green", "red"]), "rr.gg", at="A6")
     state = build(state, "C6", "red")
     assert state.bankrupt == ("Ben",)
-    state = replace(state, ending="test", cash={"Ann": 0, "Ben": 0, "Cid": 0},
+    state = replace(state, ending=Ending(Termination.TOP_PRICE, "test"),
+                    cash={"Ann": 0, "Ben": 0, "Cid": 0},
                     prices={**state.prices, "red": 0})
     state = play(state, END)
     assert GAME.outcome(state).winners == ("Ann", "Cid")

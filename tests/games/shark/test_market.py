@@ -83,8 +83,8 @@ def test_no_trading_below_1000() -> None:
 
 def test_cash_never_goes_negative() -> None:
     state = holding(market(), "Mari", cash=3000)
-    with pytest.raises(IllegalAction, match=r"2 green shares at \$2000 cost \$4000 and Mari "
-                                            r"has \$3000"):
+    with pytest.raises(IllegalAction, match=r"2 green shares at \$2,000 cost \$4,000 and Mari "
+                                            r"has \$3,000"):
         GAME.apply(state, buy("green", 2))
 
 
@@ -151,8 +151,8 @@ def test_a_loss_names_the_companies_the_prices_and_the_shares() -> None:
     state = holding(holding(state, "Ben", cash=5000), "Cid", cash=5000, green=2, blue=3)
     state = build(state, "B5", "red")
     assert [(p.player, p.amount, p.note) for p in state.payments if p.kind == "loss"] == [
-        ("Ben", -1000, "loss: green $1000 -> $0 x 1"),
-        ("Cid", -5000, "loss: blue $1000 -> $0 x 3, green $1000 -> $0 x 2")]
+        ("Ben", -1000, "loss: green $1,000 -> $0 x 1"),
+        ("Cid", -5000, "loss: blue $1,000 -> $0 x 3, green $1,000 -> $0 x 2")]
 
 
 # Forced sale and bankruptcy -----------------------------------------------------------
@@ -180,18 +180,18 @@ def test_forced_sale_is_a_pending_decision_of_the_debtor() -> None:
     assert view["pending"]["type"] == "forced_sale"
     assert view["pending"]["player"] == "Ben" and view["pending"]["owed"] == 6000
     assert view["pending"]["short"] == 3000
-    assert view["pending"]["for"] == "loss: green $3000 -> $0 x 2"
+    assert view["pending"]["for"] == "loss: green $3,000 -> $0 x 2"
     assert view["pending"]["forced_prices"]["red"] == 2000
     assert GAME.current(state) == "Ben" and state.cash["Ben"] == 3000
     # Cid's loss waits behind Ben's in seat order (Cid had a $1000 red dividend)
-    assert state.debts == (("Ben", 6000, "loss: green $3000 -> $0 x 2"),
-                           ("Cid", 3000, "loss: green $3000 -> $0 x 1"))
+    assert state.debts == (("Ben", 6000, "loss: green $3,000 -> $0 x 2"),
+                           ("Cid", 3000, "loss: green $3,000 -> $0 x 1"))
     assert state.cash["Cid"] == 10000
 
 
 def test_forced_sale_sells_until_the_loss_is_covered_and_no_more() -> None:
     state = forced_sale_position()
-    with pytest.raises(IllegalAction, match=r"Ben is \$3000 short and 2 red shares at \$2000 "
+    with pytest.raises(IllegalAction, match=r"Ben is \$3,000 short and 2 red shares at \$2,000 "
                                             "cover it: sell at most 2"):
         GAME.apply(state, forced("Ben", "red", 3))
     with pytest.raises(IllegalAction, match="Ben owes"):
@@ -222,17 +222,25 @@ def test_a_player_who_cannot_cover_a_loss_is_bankrupt_and_skipped() -> None:
     assert state.player == "Ann"
 
 
-def test_a_bankrupt_player_pays_what_is_left_after_selling_everything() -> None:
+def test_a_bankrupt_player_gives_shares_to_the_supply_and_cash_to_the_bank() -> None:
+    # RULINGS.md: when cash plus the forced value of every share cannot cover what one
+    # placement makes them owe, the banker declares the bankruptcy at once: the shares
+    # go back to the supply (not sold), the cash to the bank, no forced_sell is asked
     state = drawn(started(stocks=["red", "green", "red"]), "rrrr.ggg", at="A6")
     state = holding(state, "Ben", cash=1000, green=3, red=1)
     state = holding(state, "Cid", cash=9000)
+    supply = dict(state.supply_shares)
     state = build(state, "E6", "red")
     # dividend 1000, then 9000 owed: 2000 cash + red at the forced $2000 cannot cover it
     assert paid(state) == [("Ann", "bonus", 5000), ("Ann", "dividend", 1000),
                            ("Ben", "dividend", 1000), ("Cid", "dividend", 1000),
-                           ("Ben", "sale", 2000), ("Ben", "sale", 0), ("Ben", "loss", -4000)]
+                           ("Ben", "loss", -2000)]
+    assert "sale" not in state.totals
     assert state.bankrupt == ("Ben",) and state.cash["Ben"] == 0
     assert state.shares["Ben"] == {"red": 0, "blue": 0, "green": 0, "yellow": 0}
+    assert state.supply_shares["green"] == supply["green"] + 3
+    assert state.supply_shares["red"] == supply["red"] + 1
+    assert state.step == "trade_after" and GAME.current(state) == "Ann"
 
 
 def test_losses_after_a_forced_sale_go_on_in_seat_order_through_a_bankruptcy() -> None:
@@ -246,7 +254,7 @@ def test_losses_after_a_forced_sale_go_on_in_seat_order_through_a_bankruptcy() -
         ("Ben", 6000), ("Cid", 6000), ("Dan", 3000)]
     state = play(state, forced("Ben", "red", 2))
     assert paid(state) == [("Ben", "sale", 4000), ("Ben", "loss", -6000),
-                           ("Cid", "sale", 0), ("Cid", "loss", -1000), ("Dan", "loss", -3000)]
+                           ("Cid", "loss", -1000), ("Dan", "loss", -3000)]
     assert state.bankrupt == ("Cid",) and state.step == "trade_after"
     assert state.cash == {"Ann": 6000, "Ben": 1000, "Cid": 0, "Dan": 6000}
     assert play(state, END).player == "Ben"

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from companion.engine import BadSetup, IllegalAction
 from companion.games.shark import GAME, SharkState
 from companion.games.shark.dice import allowed
-from companion.games.shark.rules import FIELDS as ACTION_FIELDS
 from companion.grid import Cell
 from tests.games.shark.driver import VARIANT_SETS, play
 
@@ -248,7 +247,7 @@ def test_any_action_is_applied_or_refused_with_a_message(
     # an action the step allows with fitting fields, then one thing in it spoiled
     kind = data.draw(st.sampled_from([x.type for x in GAME.legal(state)] or ["end_turn"]))
     action: dict[str, Any] = {"type": kind}
-    for f in sorted(ACTION_FIELDS[kind]):
+    for f in sorted(GAME.actions[kind].fields):
         action[f] = data.draw(FITS[f])
     spoiled = data.draw(st.sampled_from(["type", *FITS]))
     action[spoiled] = data.draw(JSON)

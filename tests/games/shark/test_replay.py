@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from companion import record
+from companion import engine, record
 from companion.games.shark import GAME
 
 RECORDS = Path(__file__).parent / "records"
@@ -29,7 +29,7 @@ def replay(path: Path) -> tuple[int, dict[str, Any]]:
 
 @pytest.mark.parametrize(("name", "reason"), [
     ("bankruptcy", "is the only player left: everyone else is bankrupt"),
-    ("top-price", "reached $15000"),
+    ("top-price", "reached $15,000"),
     ("buildings-out", "building is left in the supply"),
     ("shares-out", "share has been bought"),
 ])
@@ -50,10 +50,7 @@ def test_a_complete_game_replays_to_its_end(name: str, reason: str) -> None:
 
 
 def _fold(rec: record.Record) -> Any:
-    state = GAME.new(rec.players, rec.options)
-    for action in rec.actions:
-        state = GAME.apply(state, action)
-    return state
+    return engine.replay(GAME, GAME.new(rec.players, rec.options), rec.actions)
 
 
 def test_the_bankruptcy_game_leaves_one_player() -> None:

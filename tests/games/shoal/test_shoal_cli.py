@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from companion.cli import main
-from companion.engine import fold
+from companion.engine import replay
 from companion.games.shoal import commands as shoal_commands
 from companion.games.shoal.layout import parse_text, render_text
 from companion.games.shoal.rules import GAME
@@ -30,7 +30,7 @@ def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
 def layouts(tmp_path: Path) -> list[Path]:
     """The rulebook game's two finished shoals as layout text files."""
     rec = json.loads(RULEBOOK.read_text("utf-8"))
-    state = fold(GAME, rec["players"], rec["options"], rec["actions"])
+    state = replay(GAME, GAME.new(rec["players"], rec["options"]), rec["actions"])
     paths = []
     for name in rec["players"]:
         path = tmp_path / f"{name.lower()}.txt"
@@ -92,13 +92,33 @@ def test_another_deck_with_its_own_fish(tmp_path: Path) -> None:
     assert out["y"]["total"] == 2 + 0 + 2 + 1
 
 
+def test_layout_text_needs_no_deck_and_deck_only_adds_the_check(tmp_path: Path) -> None:
+    # RULINGS.md: a table with its own deck scores layout text from the legend and the
+    # goal card alone; the kinds are counted as written
+    goal = json.dumps({"id": "S", "goals": [
+        {"type": "each", "what": "seahorse", "points": 3},
+        {"type": "largest", "what": "eel", "points": 5},
+        {"type": "widest", "points": 1}]})
+    (tmp_path / "x.txt").write_text("legend: s=seahorse e=empty h=seahorse+seahorse\nsh\nse\n")
+    (tmp_path / "y.txt").write_text("legend: s=seahorse\ns\n")
+    proc = run("--goal", goal, "--layout", tmp_path / "x.txt", tmp_path / "y.txt", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    # x: 4 seahorses (+12); no eel anywhere (largest needs at least 1); widest 2 (+1)
+    assert out["x"]["total"] == 4 + 12 + 0 + 1
+    assert out["y"]["total"] == 1 + 3 + 0 + 0
+    checked = run("--goal", goal, "--deck", "default", "--layout", tmp_path / "x.txt")
+    assert checked.returncode == 2 and "seahorse" in checked.stderr
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--goal", "G1"], "nothing to score"),
     (["--goal", "G9", "--layout", "{ann}"], "no goal card 'G9'"),
     (["--goal", "{\"id\": ", "--layout", "{ann}"], "is not JSON"),
     (["--goal", "G1", "--layout", "{missing}"], "cannot read"),
     (["--goal", "G1", "--layout", "{bad}"], "row 1, column 2: 'z' is not in the legend"),
-    (["--goal", "G1", "--layout", "{shark}"], "section [0, 0] shows 'shark', which no card"),
+    (["--goal", "G1", "--deck", "default", "--layout", "{shark}"],
+     "section [0, 0] shows 'shark', which no card"),
     (["--goal", "G1", "--layout", "{ann}", "{ann}"], "two files are both named 'ann'"),
     (["--goal", "G1", "--deck", "{missing}", "--layout", "{ann}"], "cannot read the deck"),
     (["--goal", "{\"goals\": []}", "--layout", "{ann}"], "must have 3 goals"),

@@ -40,7 +40,7 @@ def test_first_card_elsewhere_refused() -> None:
     with pytest.raises(IllegalAction, match=r"first card of a shoal goes at \[0, 0\], "
                                             r"not \[1, 0\]"):
         t.ann("A", [1, 0])
-    assert t.state.turn == 0
+    assert t.state.seat == 0 and not t.state.laid
 
 
 # Cover a section ------------------------------------------------------------------

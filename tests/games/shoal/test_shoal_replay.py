@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from companion.engine import fold
+from companion import engine
 from companion.games.shoal.layout import from_cells
 from companion.games.shoal.rules import GAME
 from companion.games.shoal.scoring import score
@@ -37,7 +37,7 @@ def test_full_game_replays(players: int, goal: str, write_record: Write) -> None
     out = json.loads(proc.stdout)
     assert out["game"] == "shoal" and out["players"] == names
     assert out["over"] is True and out["current"] is None
-    state = fold(GAME, names, {"goal": goal}, actions)
+    state = engine.replay(GAME, GAME.new(names, {"goal": goal}), actions)
     layouts = {}
     for name in names:
         shoal = out["state"]["shoals"][name]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import BadSetup, IllegalAction, fold
+from companion.engine import BadSetup, IllegalAction, Malformed, replay
 from companion.games import get
 from companion.games.shoal.layout import from_cells
 from companion.games.shoal.rules import GAME
@@ -59,9 +59,9 @@ def test_session_play_refuses_illegal_cards_and_stores_nothing(tmp_path: Path) -
 
 def test_unknown_action_type() -> None:
     state = GAME.new(["Ann", "Ben"], {"goal": "G1"})
-    with pytest.raises(IllegalAction, match="unknown action 'draw': in Shoal a turn is play"):
+    with pytest.raises(Malformed, match="unknown action 'draw': Shoal has play"):
         GAME.apply(state, {"type": "draw"})
-    with pytest.raises(IllegalAction, match="play does not take 'face'"):
+    with pytest.raises(Malformed, match="play does not take 'face'"):
         GAME.apply(state, {"type": "play", "card": "F01", "at": [0, 0], "face": "up"})
 
 
@@ -84,7 +84,8 @@ def test_legal_lists_each_unplayed_card_with_the_spots_where_it_fits() -> None:
                     assert [x, y] not in spots
                 else:
                     assert [x, y] in spots
-    assert GAME.legal(fold(GAME, ["Ann", "Ben"], {"goal": "G1"}, _rulebook()[:20])) == []
+    over = replay(GAME, GAME.new(["Ann", "Ben"], {"goal": "G1"}), _rulebook()[:20])
+    assert GAME.legal(over) == []
 
 
 def _rulebook() -> list[dict[str, object]]:
@@ -93,7 +94,7 @@ def _rulebook() -> list[dict[str, object]]:
 
 def test_view_of_a_finished_game() -> None:
     rec = json.loads(RULEBOOK.read_text("utf-8"))
-    state = fold(GAME, rec["players"], rec["options"], rec["actions"])
+    state = replay(GAME, GAME.new(rec["players"], rec["options"]), rec["actions"])
     view = GAME.view(state)
     json.dumps(view)                               # JSON-safe
     ann = view["shoals"]["Ann"]

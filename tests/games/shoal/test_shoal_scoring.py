@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine import fold
+from companion.engine import replay
 from companion.games.shoal.deck import BadDeck
 from companion.games.shoal.layout import Layout, parse_text
 from companion.games.shoal.rules import GAME
@@ -205,7 +205,7 @@ def test_rulebook_example_from_a_real_game() -> None:
     """Player 1's printed shoal: 37 fish, +4 (2 puffers at +2), -6 (largest amount of
     empty spaces, 8), -8 (12 sardines: 10 or more) = 27, laid card by card."""
     rec = json.loads(RULEBOOK.read_text("utf-8"))
-    state = fold(GAME, rec["players"], rec["options"], rec["actions"])
+    state = replay(GAME, GAME.new(rec["players"], rec["options"]), rec["actions"])
     assert GAME.is_over(state)
     assert len(state.plays["Ann"]) == 10
     ann = GAME.breakdown(state)["Ann"]

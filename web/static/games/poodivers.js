@@ -7,7 +7,8 @@
   let picking = null;   // the cell whose face is being chosen
   let peeking = false;
   let photo = null;     // a photo of the table to check the grid against
-  let seen = null;      // what the camera read: {cells, overlay}
+  let seen = null;      // what the camera read: {cells, unsure, overlay}
+  let fixes = {};       // unsure cell -> the face a player tapped
 
   function cellName(col, row) {
     return String.fromCharCode(65 + col) + (row + 1);
@@ -102,17 +103,26 @@
       form.append("photo", photo);
       try {
         seen = await window.TC.api("POST", "/api/vision/read", form);
+        fixes = {};
         ctx.rerender();
       } catch (err) { ctx.flash(err.message); }
     } }, "Check the grid");
     const out = [h("summary", {}, "Check the grid with the camera"),
       h("div", { class: "trade" }, file, photo ? h("span", { class: "muted" }, photo.name) : null, go)];
     if (seen) {
-      const differ = Object.entries(v.state.cells).filter(([c, face]) => seen.cells[c] !== face);
-      out.push(h("p", { id: "pd-verdict", class: differ.length ? "pending" : "muted" }, differ.length
-        ? `${differ.length} card(s) differ: ` + differ.slice(0, 12).map(([c, face]) =>
-          `${c} is ${seen.cells[c] || "not seen"} on the table, ${face} here`).join("; ")
-        : "The table matches the game."));
+      const cam = window.CAMERA;
+      out.push(cam.panel(h, seen, fixes, (face) => face,
+        (cell, face) => { fixes[cell] = face; ctx.rerender(); }));
+      const cells = cam.resolved(seen, fixes);
+      const differ = Object.entries(v.state.cells).filter(([c, face]) => cells[c] !== face);
+      // No verdict from a reading with an unsure cell nobody has settled.
+      out.push(cam.open(seen, fixes).length
+        ? h("p", { id: "pd-verdict", class: "pending" },
+          "Settle the unsure cards above: the grid is checked once every card is known.")
+        : h("p", { id: "pd-verdict", class: differ.length ? "pending" : "muted" }, differ.length
+          ? `${differ.length} card(s) differ: ` + differ.slice(0, 12).map(([c, face]) =>
+            `${c} is ${cells[c] || "not seen"} on the table, ${face} here`).join("; ")
+          : "The table matches the game."));
       if (seen.overlay) out.push(h("img", { src: seen.overlay, class: "overlay", alt: "the photo, read" }));
     }
     return h("details", { class: "camera", open: !!seen }, out);

@@ -183,7 +183,7 @@
     const chart = h("div", { class: "chart", id: "price-chart" });
     parts.push(h("h2", {}, "Stock prices over time"), chart);
     controls.replaceChildren(...parts.filter((x) => x));
-    if (v.series) window.Chart.draw(chart, COMPANIES, v.series, COLOURS);
+    if (v.series) window.Chart.draw(chart, COMPANIES, v.series.map((s) => s.prices), COLOURS);
   }
 
   window.GAMES.shark = { render };

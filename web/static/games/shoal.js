@@ -6,6 +6,7 @@
   let reading = null;    // the last camera reading {player, result}
   let photo = null;      // the photo chosen (kept when the page is redrawn)
   let reader = null;     // whose shoal the camera looks at
+  let fixes = {};        // unsure cell -> the value a player tapped ("" for no card)
   const KIND_COLOURS = ["#ffd166", "#ef476f", "#06d6a0", "#118ab2", "#f78c6b", "#9b5de5",
     "#83c5be", "#e9c46a"];
 
@@ -94,23 +95,36 @@
       form.append("photo", photo);
       try {
         reading = { player: who.value, result: await window.TC.api("POST", "/api/vision/read", form) };
+        fixes = {};
         ctx.rerender();
       } catch (err) { ctx.flash(err.message); }
     } }, "Score from camera");
     const parts = [h("h2", {}, "Score from the camera"), h("div", { class: "trade" }, who, file,
       photo ? h("span", { class: "muted" }, photo.name) : null, go)];
     if (reading) {
+      const cam = window.CAMERA;
+      const unsure = cam.open(reading.result, fixes);
+      parts.push(cam.panel(h, reading.result, fixes, (value) => value || "no card",
+        (cell, value) => { fixes[cell] = value; ctx.rerender(); }));
       // Both pictures shifted so their smallest x and y are 0, as the camera reports.
       const layout = { cells: normalise(v.state.shoals[reading.player].cells) };
-      const seen = normalise(reading.result.cells || {});
+      const seen = normalise(cam.resolved(reading.result, fixes));
       const differ = Object.keys(seen).filter((k) => seen[k] !== layout.cells[k]).length +
         Object.keys(layout.cells).filter((k) => !(k in seen)).length;
+      // No score from a reading with an unsure cell nobody has settled.
+      const verdict = unsure.length
+        ? h("p", { class: "pending", id: "camera-verdict" },
+          "Settle the unsure cells above: no score is taken until then.")
+        : differ
+          ? h("p", { class: "pending", id: "camera-verdict" },
+            `${differ} section(s) differ (outlined): check the table or the photo.`)
+          : h("p", { class: "muted", id: "camera-verdict" },
+            "The photo matches the layout: the score stands, ",
+            h("strong", { id: "camera-score" }, `${reading.player} ${v.scores[reading.player]} points`), ".");
       parts.push(h("div", { class: "sh-players" },
         h("div", {}, h("strong", {}, "The camera sees"), drawLayout(h, v, seen, [], null, layout.cells)),
         h("div", {}, h("strong", {}, `${reading.player}'s shoal here`), drawLayout(h, v, layout.cells, [], null, seen))),
-      h("p", { class: differ ? "pending" : "muted", id: "camera-verdict" }, differ
-        ? `${differ} section(s) differ (outlined): check the table or the photo.`
-        : "The photo matches the layout: the score stands."));
+      verdict);
       if (reading.result.overlay) {
         parts.push(h("img", { src: reading.result.overlay, class: "overlay", id: "camera-overlay",
           alt: "the photo with every recognised section outlined" }));

@@ -1,0 +1,105 @@
+"""How fast the ``companion`` command answers: ``--version``, ``--help`` and ``replay`` of a
+200-action record of each game, each a fresh process as a person runs it.
+
+Prints one JSON object: per command the median, best and worst wall time in seconds of
+``--runs`` runs, and for replay the record's length. The records are played here through
+:class:`companion.table.Table` (legal picks from the engine's ``legal()``, chance dealt
+by the table) and exported as ``companion export`` writes them::
+
+    nice -n 15 .venv/bin/python benchmarks/cli_speed.py [--runs 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.engine import IllegalAction
+from companion.store import Store
+from companion.table import Table
+
+GAMES = {"drshark": ["Ann", "Ben", "Cy", "Dee"], "shark": ["Ann", "Ben", "Cy", "Dee"],
+         "poodivers": ["Ann", "Ben", "Cy", "Dee"], "shoal": ["Ann", "Ben", "Cy", "Dee"]}
+LENGTH = 200
+
+
+def pick(legal: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
+    """An action built from one ``legal`` entry: a choice for each of its fields."""
+    entry = rnd.choice(legal)
+    action: dict[str, Any] = {"type": entry["type"]}
+    for key, values in (entry.get("choices") or {}).items():
+        values = list(values)
+        if values:
+            action[key] = rnd.choice(values)
+    return action
+
+
+def record(table: Table, game: str, seed: int) -> dict[str, Any]:
+    """A game of up to :data:`LENGTH` accepted actions (fewer if it ends first)."""
+    rnd = random.Random(seed)
+    session = table.create(game, GAMES[game], {}, seed=seed)
+    tries = 0
+    while session.seq < LENGTH and not session.game.is_over(session.state) and tries < 20000:
+        tries += 1
+        legal = [o.to_json() for o in session.game.legal(session.state)]
+        if not legal:
+            break
+        try:
+            session = table.play(session.id, pick(legal, rnd))
+        except IllegalAction:
+            continue
+    return session.record()
+
+
+def longest(table: Table, game: str) -> dict[str, Any]:
+    """The longest of a few seeded games, so each game's record is as close to 200
+    actions as its rules allow."""
+    best: dict[str, Any] = {"actions": []}
+    for seed in range(1, 9):
+        rec = record(table, game, seed)
+        if len(rec["actions"]) > len(best["actions"]):
+            best = rec
+        if len(best["actions"]) >= LENGTH:
+            break
+    return best
+
+
+def timed(argv: list[str], runs: int) -> dict[str, float]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return {"median_s": round(statistics.median(times), 3), "best_s": round(min(times), 3),
+            "worst_s": round(max(times), 3)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    companion = str(Path(sys.executable).with_name("companion"))
+    out: dict[str, Any] = {"python": sys.version.split()[0], "runs": args.runs}
+    out["--version"] = timed([companion, "--version"], args.runs)
+    out["--help"] = timed([companion, "--help"], args.runs)
+    with tempfile.TemporaryDirectory() as tmp:
+        table = Table(Store(Path(tmp) / "bench.db"))
+        for game in GAMES:
+            rec = longest(table, game)
+            path = Path(tmp) / f"{game}.json"
+            path.write_text(json.dumps(rec), "utf-8")
+            out[f"replay {game}"] = {"actions": len(rec["actions"]),
+                                     **timed([companion, "replay", str(path)], args.runs)}
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+// The camera views' unsure cells (Shoal and Tokyo Poo Divers): each unsure cell's crop
+// beside the values it could be; one tap says which it is. Until every unsure cell is
+// settled the reading gives no score and no verdict.
+"use strict";
+window.CAMERA = (function () {
+  // The reading's cells with the player's fixes applied ("" or null: no card there).
+  function resolved(result, fixes) {
+    const cells = Object.assign({}, result.cells || {});
+    for (const [cell, value] of Object.entries(fixes)) {
+      if (value) cells[cell] = value;
+      else delete cells[cell];
+    }
+    return cells;
+  }
+
+  // The unsure cells no one has settled yet.
+  function open(result, fixes) {
+    return (result.unsure || []).filter((u) => !(u.cell in fixes));
+  }
+
+  // One row per unsure cell: its crop, then a button per candidate (most likely first).
+  function panel(h, result, fixes, label, onFix) {
+    const unsure = result.unsure || [];
+    if (!unsure.length) return null;
+    const left = open(result, fixes).length;
+    return h("div", { class: "unsure", id: "unsure", role: "group",
+      "aria-label": "cells the camera is unsure of" },
+    h("p", { class: left ? "pending" : "muted", id: "unsure-note" }, left
+      ? `The camera is unsure of ${left} cell${left === 1 ? "" : "s"}: tap what each shows.`
+      : "Every unsure cell is settled."),
+    unsure.map((u) => h("div", { class: `unsure-cell${u.cell in fixes ? " settled" : ""}`,
+      "data-unsure": u.cell },
+    u.crop ? h("img", { src: u.crop, class: "unsure-crop", alt: `${u.cell} as the camera saw it` })
+      : h("span", { class: "unsure-crop none" }, "no picture"),
+    h("div", { class: "unsure-choices" }, h("strong", {}, u.cell),
+      u.candidates.map((c) => {
+        const chosen = u.cell in fixes && fixes[u.cell] === (c.value || "");
+        return h("button", { type: "button", class: `big${chosen ? " primary" : ""}`,
+          "data-value": c.value || "", "aria-pressed": chosen ? "true" : "false",
+          onclick: () => onFix(u.cell, c.value || "") },
+        label(c.value), h("span", { class: "muted" }, ` ${Math.round(c.p * 100)}%`));
+      })))));
+  }
+
+  return { resolved, open, panel };
+})();
