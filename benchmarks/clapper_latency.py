@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import platform
 import statistics
@@ -190,6 +191,8 @@ def main() -> int:
     parser.add_argument("--late-search-ms", type=int, default=2000)
     parser.add_argument("--plug-ms", type=int, default=300)
     args = parser.parse_args()
+    # the late plug's "cannot open … trying again" is expected: keep the JSON clean
+    logging.getLogger("companion.hardware").setLevel(logging.ERROR)
     load_before = os.getloadavg()[0]
     result = {
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
