@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install browser micropython
+.PHONY: run test install browser micropython pi-install pi-doctor
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed" if sys.version_info < (3, 11) else 0)'
@@ -36,4 +36,15 @@ micropython: $(MICROPYTHON)
 test: install browser micropython
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/vulture
 	$(BIN)/pytest
+
+# The Raspberry Pi's service install (hardware.md, "Service on Raspberry Pi OS"), as root:
+# sudo make pi-install [TIMER=serial:/dev/clapperbox]
+TIMER ?= gpio
+pi-install:
+	./deploy/pi-install.sh --timer '$(TIMER)'
+
+# `companion doctor` as the installed service runs it (stops and restarts the service)
+pi-doctor:
+	./deploy/pi-install.sh --doctor

@@ -150,6 +150,7 @@ def _hardware_config(setup: Setup) -> Any:
 def check_timer(setup: Setup) -> Iterable[Finding]:
     """Open the configured timer hardware once (the pins, or the box's handshake)."""
     from companion.hardware import HardwareError, open_backend
+    from companion.hardware import pins as pin_library
     spec = setup.settings.timer
     if spec == "browser":
         yield well("timer", "browser: no timer hardware (the dashboard plays the clapper)")
@@ -172,12 +173,25 @@ def check_timer(setup: Setup) -> Iterable[Finding]:
         pins = ", ".join(f"{k} BCM {v}" for k, v in status["pins"].items()
                          if k != "leds" or v)
         factory = status["pin_factory"]
+        fell_back = pin_library.fallback(factory, status["pin_factory_fallbacks"])
+        if fell_back:
+            yield problem("timer", fell_back, pin_library.fix(status["pin_factory_fallbacks"]))
+            return
         note = (" (mock pins: nothing physical is driven)" if factory == "MockFactory"
                 else "")
         yield well("timer", f"gpio: pin factory {factory}{note}; {pins}")
     else:
         yield well("timer", f"clapper box at {status['url']} answered, firmware "
                    f"{status['firmware']}")
+
+
+def check_pin_release(setup: Setup) -> Iterable[Finding]:
+    """For the gpio timer: a released output must not keep the solenoid on."""
+    if setup.settings.timer != "gpio":
+        return
+    from companion.hardware.pins import release
+    ok, detail, fix = release()
+    yield well("pin release", detail) if ok else problem("pin release", detail, fix)
 
 
 # Database and disk -----------------------------------------------------------------------
@@ -224,7 +238,7 @@ def check_disk(setup: Setup) -> Iterable[Finding]:
 
 
 CHECKS: list[Check] = [check_python, check_packages, check_config, check_timer,
-                       check_database]
+                       check_pin_release, check_database]
 
 
 def all_checks() -> list[tuple[str, Check | None, str | None]]:

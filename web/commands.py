@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import secrets
+import socket
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -18,9 +19,32 @@ from typing import Any
 
 from companion.settings import ConfigError, Settings
 
-STREAM_LOOKAHEAD = 1
-"""waitress keeps reading a connection while its request runs, so a live stream whose
-phone went away is noticed at once (web/live.py); see :func:`cmd_serve`."""
+KEEPALIVE_IDLE_S, KEEPALIVE_PROBES = 2, 2
+"""TCP keepalive: a quiet connection is probed after 2 s, once a second; a phone that
+answers 2 probes in a row no more is gone (about 4 s after it left the Wi-Fi)."""
+UNACKED_MS = 5000
+"""A connection whose sent data nobody acknowledges for 5 s is gone too."""
+
+
+def server(app: Any, conf: Settings) -> Any:
+    """The waitress server of ``companion serve`` (call ``run()``). A live stream holds a
+    worker thread, so a stream whose phone is gone must give it back at once
+    (web/live.py): with a request lookahead waitress keeps reading the connection while
+    the stream runs and sees a phone close it; TCP keepalive and a user timeout on every
+    connection find a phone that vanished without closing."""
+    import waitress
+    made = waitress.create_server(app, host=conf.host, port=conf.port, threads=conf.threads,
+                                  ident="companion", channel_timeout=60,
+                                  connection_limit=max(100, 2 * conf.threads),
+                                  channel_request_lookahead=1)
+    tcp = socket.IPPROTO_TCP
+    options = [(tcp, socket.TCP_NODELAY, 1), (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)]
+    for name, value in (("TCP_KEEPIDLE", KEEPALIVE_IDLE_S), ("TCP_KEEPINTVL", 1),
+                        ("TCP_KEEPCNT", KEEPALIVE_PROBES), ("TCP_USER_TIMEOUT", UNACKED_MS)):
+        if hasattr(socket, name):   # Linux has them all; elsewhere the system's defaults
+            options.append((tcp, getattr(socket, name), value))
+    made.adj.socket_options = options   # set on each accepted connection
+    return made
 
 
 def settings(args: argparse.Namespace) -> Settings:
@@ -53,6 +77,21 @@ def open_timer(spec: str, table: Any, hardware: Mapping[str, Any],
         return None, f"cannot open the {spec} timer: {err}"
 
 
+def loud(*lines: str) -> str:
+    """``lines`` framed for the service's log, where a plain line scrolls past unread."""
+    rule = "companion: " + "!" * 60
+    return "\n".join([rule, *(f"companion: WARNING: {line}" for line in lines), rule])
+
+
+def gpio_fallback(timer: Any) -> str | None:
+    """A loud warning when gpiozero fell back from lgpio for the ``gpio`` timer."""
+    from companion.hardware import pins
+    device = timer.status()["device"]
+    why = device.get("pin_factory_fallbacks", [])
+    problem = pins.fallback(device.get("pin_factory", ""), why)
+    return loud(problem, f"fix: {pins.fix(why)}") if problem else None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from companion.store import Store, StoreError
     from companion.table import Table
@@ -71,16 +110,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if problem and spec != "browser":  # hardware that fails must not stop the game night
         timer, still = open_timer("browser", table, conf.hardware, state_file)
         if still is None:
+            print(loud(f"the {spec} timer is NOT in use: {problem}",
+                       "using the browser timer instead: the dashboard counts down and "
+                       "plays the clapper, the buttons and the solenoid do nothing",
+                       "`companion doctor` says what to fix"), file=sys.stderr)
             spec = "browser"
-            print(f"companion: {problem}; using the browser timer instead (the dashboard "
-                  "counts down and plays the clapper)", file=sys.stderr)
+    elif timer is not None and spec == "gpio":
+        warning = gpio_fallback(timer)
+        if warning:
+            print(warning, file=sys.stderr)
     if timer is None:
         print(f"companion: {problem}; the dashboard runs without a timer", file=sys.stderr)
     elif timer.status().get("device", {}).get("connection") == "reconnecting":
         print(f"companion: {timer.status()['device']['error']} (the timer uses the box as "
               "soon as it answers)", file=sys.stderr)
-    import waitress
-
     from web.app import create_app
     app = create_app(table, {
         "TABLE_PIN": pin, "SECRET_KEY": key, "TIMER": timer, "TIMER_SPEC": spec,
@@ -93,10 +136,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"companion: table PIN {pin}" + (f" (new, kept in {conf.data_dir})" if new else ""),
           file=sys.stderr, flush=True)
     try:
-        waitress.serve(app, host=conf.host, port=conf.port, threads=conf.threads,
-                       ident="companion", connection_limit=max(100, 2 * conf.threads),
-                       channel_timeout=60, channel_request_lookahead=STREAM_LOOKAHEAD,
-                       _quiet=True)
+        server(app, conf).run()
     except OSError as err:
         print(f"companion: cannot listen on {conf.host}:{conf.port}: {err}", file=sys.stderr)
         return 2

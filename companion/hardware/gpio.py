@@ -15,6 +15,7 @@ from typing import Any
 from gpiozero import Button, Buzzer, Device, LEDBarGraph, OutputDevice
 from gpiozero.exc import BadPinFactory, GPIOZeroError
 
+from companion.hardware import pins as pin_library
 from companion.hardware.backend import Backend
 from companion.hardware.config import HardwareConfig, HardwareError
 from companion.hardware.timer import HOLD, NEXT, START, STOP, Beat
@@ -69,11 +70,14 @@ class GpioBackend(Backend):
     def _open(self, part: str, kind: Any, *pins: int, **kwargs: Any) -> Any:
         where = ", ".join(f"BCM {p}" for p in pins)
         try:
+            pin_library.choose()  # keeps why gpiozero passed over lgpio, if it did
             device = kind(*pins, **kwargs)
         except BadPinFactory as err:
-            failure = (f"no GPIO library for the {part} on {where}: on a Raspberry Pi install "
-                       "lgpio (.venv/bin/pip install lgpio); elsewhere set "
-                       f"GPIOZERO_PIN_FACTORY=mock to try without pins ({err})")
+            why = pin_library.reasons()
+            failure = (f"no GPIO library for the {part} on {where}: "
+                       f"{'; '.join(why) or err}. On a Raspberry Pi: "
+                       f"{pin_library.fix(why)}; elsewhere set GPIOZERO_PIN_FACTORY=mock "
+                       "to try without pins")
         except (GPIOZeroError, OSError, ValueError) as err:
             failure = (f"cannot use {where} for the {part}: {err} "
                        "(change hardware.pins in config.toml)")
@@ -119,7 +123,8 @@ class GpioBackend(Backend):
         self._beep(REFUSED_BEEP)
 
     def status(self) -> dict[str, Any]:
-        return {"pins": self.pins, "pin_factory": type(Device.pin_factory).__name__}
+        return {"pins": self.pins, "pin_factory": type(Device.pin_factory).__name__,
+                "pin_factory_fallbacks": pin_library.reasons()}
 
     def _pulse(self, seconds: float) -> None:
         with self._lock:

@@ -11,7 +11,6 @@ import machine
 from firmware import pico, protocol
 from firmware.box import BUTTONS, Box
 
-DAY_MS = 24 * 3600 * 1000
 HOUR_MS = 3600 * 1000
 
 
