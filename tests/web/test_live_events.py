@@ -37,12 +37,13 @@ def pick(legal: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
 
 
 def play(table: Table, sid: int, rnd: random.Random, moves: int) -> None:
-    """Up to ``moves`` legal actions, an undo now and then (a change too)."""
+    """Up to ``moves`` legal actions, an undo now and then (a change too, and the way
+    on when a pick ended the game)."""
     for _ in range(moves * 20):
         session = table.get(sid)
-        if moves == 0 or session.game.is_over(session.state):
+        if moves == 0:
             return
-        if session.seq and rnd.random() < 0.1:
+        if session.seq and (session.game.is_over(session.state) or rnd.random() < 0.1):
             table.undo(sid)
             moves -= 1
             continue
