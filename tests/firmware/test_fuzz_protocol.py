@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from firmware import protocol
 from firmware.box import Box
-from tests.firmware.test_box import Parts
+from tests.support.box import Parts
 
 GOOD = re.compile(rb"[ \t]*(HELLO|STOP|CLAP|PING|START[ \t]+([0-9]+))[ \t]*")
 

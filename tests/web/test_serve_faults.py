@@ -15,7 +15,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from tests.hardware.busy_pins import plugin_env
-from tests.vision.test_image_faults import png_bomb
+from tests.support.images import png_bomb
 from tests.web.conftest import PIN, Server
 from web.app import create_app
 

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from companion.games.shark import GAME, SharkState, chains
+from companion.games.shark import GAME, SharkState
 from companion.grid import Cell
 
 PIECES = {"r": "red", "b": "blue", "g": "green", "y": "yellow", "k": "black", "n": "grey"}
@@ -34,8 +34,7 @@ def drawn(state: SharkState, *picture: str, at: str = "A1") -> SharkState:
     used = Counter(buildings.values())
     supply = {b: n - used[b] + Counter(state.buildings.values())[b]
               for b, n in state.supply_buildings.items()}
-    return replace(state, buildings=buildings, supply_buildings=supply,
-                   prices=chains.prices(buildings, state.board))
+    return replace(state, buildings=buildings, supply_buildings=supply)
 
 
 def holding(state: SharkState, player: str, cash: int | None = None, **shares: int
