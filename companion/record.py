@@ -28,10 +28,6 @@ class Record:
     options: dict[str, Any]
     actions: list[Action]
 
-    def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "players": self.players, "options": self.options,
-                "actions": self.actions}
-
 
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 

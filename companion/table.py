@@ -4,14 +4,19 @@ A session is a game, its players and options, and the list of accepted actions; 
 state is always the fold of the engine's ``apply`` over that list. :class:`Table` is what
 the dashboard, the timer hardware and the CLI talk to: it validates an action against
 the current state, fills in chance the companion deals (digital play) with the session's
-seeded generator, logs it, and only then reports it done. Listeners hear of every change.
+seeded generator, logs it, and only then reports it done. Listeners hear of every change,
+after the table's lock is released, so building one game's live view never holds up a
+change to another game. The table keeps the :data:`MAX_SESSIONS` games touched last in
+memory; an older one is folded again from its log when it is asked for.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +26,12 @@ from companion.engine import Action, Game, replay
 from companion.store import SessionRow, Store
 
 Listener = Callable[[int, int], None]
-"""Called with ``(session_id, seq)`` after every change to a session."""
+"""Called with ``(session_id, seq)`` after every change to a session, outside the table's
+lock (so it may call the table; two changes may be heard in either order)."""
+MAX_SESSIONS = 64
+"""Games kept in memory: far more than one evening's, so only a service that runs for
+months ever folds a game again (a few milliseconds)."""
+log = logging.getLogger("companion.table")
 
 
 class NoSuchSession(LookupError):
@@ -68,7 +78,7 @@ class Table:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._sessions: dict[int, Session] = {}
+        self._sessions: OrderedDict[int, Session] = OrderedDict()
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
 
@@ -84,9 +94,22 @@ class Table:
 
         return remove
 
-    def _changed(self, session: Session) -> None:
-        for listener in list(self._listeners):
-            listener(session.id, session.seq)
+    def _changed(self, session_id: int, seq: int) -> None:
+        """Tell the listeners; called after the lock is released. A listener that fails
+        is logged: the change is committed and stays acknowledged."""
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            try:
+                listener(session_id, seq)
+            except Exception:
+                log.exception("a listener failed on the change of game %s", session_id)
+
+    def _keep(self, session: Session) -> None:
+        self._sessions[session.id] = session
+        self._sessions.move_to_end(session.id)
+        while len(self._sessions) > MAX_SESSIONS:
+            self._sessions.popitem(last=False)
 
     def create(self, game_name: str, players: Sequence[str],
                options: Mapping[str, Any] | None = None, seed: int | None = None) -> Session:
@@ -99,20 +122,22 @@ class Table:
         with self._lock:
             sid = self.store.create(game.name, names, prepared, seed)
             session = Session(sid, game, names, prepared, seed, [], state)
-            self._sessions[sid] = session
-            self._changed(session)
-            return session
+            self._keep(session)
+        self._changed(sid, 0)
+        return session
 
     def get(self, session_id: int) -> Session:
         with self._lock:
             if not 0 < session_id < 2**63:  # beyond SQLite's integers: surely no game
                 raise NoSuchSession(f"no game with id {session_id}")
-            if session_id not in self._sessions:
+            session = self._sessions.get(session_id)
+            if session is None:
                 row = self.store.session(session_id)
                 if row is None:
                     raise NoSuchSession(f"no game with id {session_id}")
-                self._sessions[session_id] = _load(row, self.store.actions(session_id))
-            return self._sessions[session_id]
+                session = _load(row, self.store.actions(session_id))
+            self._keep(session)
+            return session
 
     def list(self) -> list[SessionRow]:
         return self.store.sessions()
@@ -132,8 +157,9 @@ class Table:
                               over=session.game.is_over(state))
             session.actions.append(resolved)
             session.state = state
-            self._changed(session)
-            return session
+            now = session.seq
+        self._changed(session_id, now)
+        return session
 
     def undo(self, session_id: int, seq: int | None = None) -> Action | None:
         """Take back the last action (kept in the history as undone); the action, or
@@ -144,7 +170,9 @@ class Table:
             if undone is None:
                 return None
             self._reload(session)
-            return undone
+            now = session.seq
+        self._changed(session_id, now)
+        return undone
 
     def redo(self, session_id: int) -> Action | None:
         """Play again the action undone last, if nothing was played since."""
@@ -158,14 +186,14 @@ class Table:
                               over=session.game.is_over(state), redo_of=entry.id)
             session.actions.append(entry.action)
             session.state = state
-            self._changed(session)
-            return entry.action
+            seq = session.seq
+        self._changed(session_id, seq)
+        return entry.action
 
     def _reload(self, session: Session) -> None:
         fresh = _load(self.store.session(session.id) or _missing(session.id),
                       self.store.actions(session.id))
         session.actions, session.state = fresh.actions, fresh.state
-        self._changed(session)
 
 
 def _expected(session: Session, seq: int | None) -> int:

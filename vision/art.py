@@ -107,29 +107,6 @@ def shoal_card(sections: list[list[str]], section_mm: tuple[float, float],
     return img
 
 
-def make_deck(seed: int = 1, cards: int = 40, kinds: tuple[str, ...] = KINDS,
-              section_mm: tuple[float, float] = (30.0, 40.0)) -> dict[str, Any]:
-    """A Shoal deck (deck.json shape, without images) with a mix of empty and fishy sections."""
-    rng = random.Random(seed)
-    out = []
-    for i in range(cards):
-        sections = []
-        for _ in range(2):
-            row = []
-            for _ in range(2):
-                n = rng.choices([0, 1, 2, 3], weights=[26, 44, 24, 6])[0]
-                row.append("+".join(rng.choice(kinds) for _ in range(n)) or "empty")
-            sections.append(row)
-        if all(v == "empty" for r in sections for v in r):
-            sections[0][0] = rng.choice(kinds)
-        out.append({"id": f"F{i + 1:02d}", "sections": sections})
-    goal = {"id": "G1", "goals": [{"type": "each", "what": kinds[0], "points": 2},
-                                  {"type": "largest", "what": "empty", "points": -6},
-                                  {"type": "total", "what": kinds[1],
-                                   "thresholds": [[4, 6], [8, 12], [10, -8]]}]}
-    return {"section_mm": list(section_mm), "cards": out, "goals": [goal]}
-
-
 def write_deck(folder: Path, deck: dict[str, Any]) -> Path:
     """Write deck.json and one generated image per card into ``folder``; returns deck.json."""
     folder.mkdir(parents=True, exist_ok=True)

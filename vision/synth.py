@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -408,8 +408,3 @@ def _photograph(canvas: np.ndarray, mat: MatSpec, rng: random.Random, d: Distort
         return distort(cv2.perspectiveTransform(pts, h_img).reshape(-1, 2), k)
 
     return Scene(photo, truth, to_photo, placements, lighting)
-
-
-def with_jitter(d: Distortions, mm: float, deg: float) -> Distortions:
-    """The same distortions with another per-card hand jitter."""
-    return replace(d, jitter_mm=mm, jitter_deg=deg)

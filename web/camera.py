@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import importlib
+import importlib.util
 import json
 import threading
 from functools import cache
@@ -24,30 +25,33 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 
+from companion import games
 from web.auth import require_pin
 from web.errors import ApiError
 
 bp = Blueprint("camera", __name__)
 
-GAMES = ("shoal", "poodivers")
 IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"BM", b"RIFF")
 FIELDS = {"game", "layout"}
-READER = "vision.mat"
-"""The vision module whose presence means photos can be read."""
 OVERLAY_WIDTH = 1200
 CROP_WIDTH = 240
 _reading = threading.Lock()   # one reading at a time: a Pi has few cores to share
 
 
-def _vision() -> Any:
-    """The vision modules, or a 503 saying they are missing."""
+def camera_games() -> list[str]:
+    """The games of the registry that photos can be read for: those vision has a reader
+    module of the game's name for."""
     try:
-        importlib.import_module(READER)
-        return {name: importlib.import_module(f"vision.{name}") for name in
-                ("errors", "images", "sources")}
-    except ImportError as err:
-        raise ApiError(503, f"camera reading is not available in this install ({err})") \
-            from None
+        return [n for n in games.available() if importlib.util.find_spec(f"vision.{n}")]
+    except ImportError:
+        return []
+
+
+def _vision() -> Any:
+    """The vision modules, imported at the first photo (OpenCV takes a while to load)."""
+    return {name: importlib.import_module(f"vision.{name}") for name in
+            ("decks", "errors", "images", "mat", "matching", "poodivers", "shoal",
+             "sources")}
 
 
 def _upload() -> bytes | None:
@@ -152,8 +156,9 @@ def read() -> Any:
     if not request.mimetype.startswith("multipart/form-data"):
         raise ApiError(415, "send the photo as multipart/form-data (field \"photo\")")
     game = request.form.get("game", "")
-    if game not in GAMES:
-        raise ApiError(400, f"\"game\" is one of {', '.join(GAMES)}, not {game!r}")
+    readable = camera_games()
+    if game not in readable:
+        raise ApiError(400, f"\"game\" is one of {', '.join(readable)}, not {game!r}")
     data = _upload()
     if data is None and not current_app.config.get("CAMERA"):
         raise ApiError(400, "no photo: send the picture in the field \"photo\" (this "

@@ -12,12 +12,13 @@ consistent (state, seq and log from the same actions) even while another phone p
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import Action, Game, replay
-from companion.table import Session
+from companion.table import MAX_SESSIONS, Session
 
 
 @dataclass(frozen=True)
@@ -57,11 +58,12 @@ def actor(game: Game[Any], state: Any, action: Action) -> str | None:
 
 
 class Chronicle:
-    """Per-session step caches; thread-safe."""
+    """Per-session step caches, of as many games as the table keeps (the ones touched
+    last); thread-safe."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._traces: dict[int, _Trace] = {}
+        self._traces: OrderedDict[int, _Trace] = OrderedDict()
 
     def steps(self, session: Session, actions: Sequence[Action]) -> tuple[Any, list[Step]]:
         """The start state and one step per action of ``actions`` (a snapshot of the
@@ -71,6 +73,9 @@ class Chronicle:
             if trace is None:
                 start = session.game.new(session.players, session.options)
                 trace = self._traces[session.id] = _Trace(session.game, start, [])
+            self._traces.move_to_end(session.id)
+            while len(self._traces) > MAX_SESSIONS:
+                self._traces.popitem(last=False)
             kept = 0
             for old, new in zip(trace.steps, actions, strict=False):
                 if old.action != new:

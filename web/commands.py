@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import secrets
+import socket
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -18,16 +19,39 @@ from typing import Any
 
 from companion.settings import ConfigError, Settings
 
-STREAM_LOOKAHEAD = 1
-"""waitress keeps reading a connection while its request runs, so a live stream whose
-phone went away is noticed at once (web/live.py); see :func:`cmd_serve`."""
+KEEPALIVE_IDLE_S, KEEPALIVE_PROBES = 2, 2
+"""TCP keepalive: a quiet connection is probed after 2 s, once a second; a phone that
+answers 2 probes in a row no more is gone (about 4 s after it left the Wi-Fi)."""
+UNACKED_MS = 5000
+"""A connection whose sent data nobody acknowledges for 5 s is gone too."""
+
+
+def server(app: Any, conf: Settings) -> Any:
+    """The waitress server of ``companion serve`` (call ``run()``). A live stream holds a
+    worker thread, so a stream whose phone is gone must give it back at once
+    (web/live.py): with a request lookahead waitress keeps reading the connection while
+    the stream runs and sees a phone close it; TCP keepalive and a user timeout on every
+    connection find a phone that vanished without closing."""
+    import waitress
+    made = waitress.create_server(app, host=conf.host, port=conf.port, threads=conf.threads,
+                                  ident="companion", channel_timeout=60,
+                                  connection_limit=max(100, 2 * conf.threads),
+                                  channel_request_lookahead=1)
+    tcp = socket.IPPROTO_TCP
+    options = [(tcp, socket.TCP_NODELAY, 1), (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)]
+    for name, value in (("TCP_KEEPIDLE", KEEPALIVE_IDLE_S), ("TCP_KEEPINTVL", 1),
+                        ("TCP_KEEPCNT", KEEPALIVE_PROBES), ("TCP_USER_TIMEOUT", UNACKED_MS)):
+        if hasattr(socket, name):   # Linux has them all; elsewhere the system's defaults
+            options.append((tcp, getattr(socket, name), value))
+    made.adj.socket_options = options   # set on each accepted connection
+    return made
 
 
 def settings(args: argparse.Namespace) -> Settings:
     """Defaults, then the config file, then the flags given on the command line."""
     return Settings.load(args.config, host=args.host, port=args.port, db=args.db,
                          pin=args.pin, timer=args.timer, camera=args.camera,
-                         threads=args.threads)
+                         threads=args.threads, hub=args.hub, table=args.table)
 
 
 def secret_key(data_dir: Path) -> str:
@@ -51,6 +75,24 @@ def open_timer(spec: str, table: Any, hardware: Mapping[str, Any],
         return open_timer(spec, table, hardware, state_file=state_file), None
     except (HardwareError, OSError, ValueError, RuntimeError) as err:
         return None, f"cannot open the {spec} timer: {err}"
+
+
+def start_publishing(table: Any, conf: Settings) -> tuple[Any, str | None]:
+    """With ``hub`` set, the hub package's publisher of this table's games (or why not)."""
+    if not conf.hub:
+        return None, None
+    try:
+        from hub.publish import start_publisher
+    except ImportError as err:
+        return None, f"--hub needs the hub package ({err})"
+    try:
+        publisher = start_publisher(table, conf.hub, conf.table, conf.hub_username,
+                                    conf.hub_password)
+    except ValueError as err:
+        return None, str(err)
+    print(f"companion: publishing every game to {publisher.url} as table {publisher.name}",
+          file=sys.stderr, flush=True)
+    return publisher, None
 
 
 def loud(*lines: str) -> str:
@@ -97,8 +139,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(warning, file=sys.stderr)
     if timer is None:
         print(f"companion: {problem}; the dashboard runs without a timer", file=sys.stderr)
-    import waitress
-
+    elif timer.status().get("device", {}).get("connection") == "reconnecting":
+        print(f"companion: {timer.status()['device']['error']} (the timer uses the box as "
+              "soon as it answers)", file=sys.stderr)
+    publisher, trouble = start_publishing(table, conf)
+    if trouble:
+        print(f"companion: {trouble}", file=sys.stderr)
+        if timer is not None and hasattr(timer, "close"):
+            timer.close()
+        return 2
     from web.app import create_app
     app = create_app(table, {
         "TABLE_PIN": pin, "SECRET_KEY": key, "TIMER": timer, "TIMER_SPEC": spec,
@@ -111,16 +160,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"companion: table PIN {pin}" + (f" (new, kept in {conf.data_dir})" if new else ""),
           file=sys.stderr, flush=True)
     try:
-        waitress.serve(app, host=conf.host, port=conf.port, threads=conf.threads,
-                       ident="companion", connection_limit=max(100, 2 * conf.threads),
-                       channel_timeout=60, channel_request_lookahead=STREAM_LOOKAHEAD,
-                       _quiet=True)
+        server(app, conf).run()
     except OSError as err:
         print(f"companion: cannot listen on {conf.host}:{conf.port}: {err}", file=sys.stderr)
         return 2
     finally:
         if timer is not None and hasattr(timer, "close"):
             timer.close()
+        if publisher is not None:
+            publisher.close()
     return 0
 
 
@@ -140,4 +188,8 @@ def register(sub: Any) -> None:
                    help="config file (default ~/.config/companion/config.toml)")
     s.add_argument("--threads", type=int, default=None,
                    help="worker threads (default 64)")
+    s.add_argument("--hub", default=None, help="publish every game to the hub's MQTT broker, "
+                   "mqtt://HOST:PORT (default: none)")
+    s.add_argument("--table", default=None, help="this table's name at the hub (and its "
+                   "broker user)")
     s.set_defaults(func=cmd_serve)

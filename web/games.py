@@ -16,9 +16,6 @@ from web.errors import ApiError, json_body, optional_json_body
 
 bp = Blueprint("games", __name__)
 
-MAX_PLAYERS_TEXT = 40
-
-
 def _table() -> Table:
     table: Table = current_app.extensions["table"]
     return table

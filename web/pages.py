@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import socket
+from pathlib import Path
 from typing import Any
 
 import segno
@@ -17,7 +18,13 @@ from web.errors import ApiError
 
 bp = Blueprint("pages", __name__)
 
-GAME_PAGES = {"poodivers", "shark", "drshark", "shoal"}
+
+
+def page_script(name: str) -> str | None:
+    """The game's page script ``static/games/<name>.js``, if it has one (a game of the
+    registry without one gets the common page only)."""
+    folder = Path(current_app.static_folder or "") / "games"
+    return name if (folder / f"{name}.js").is_file() else None
 
 
 def lan_address() -> str:
@@ -51,12 +58,8 @@ def _may_show_pin() -> bool:
 
 
 def shoal_goals() -> dict[str, str]:
-    """The default Shoal deck's goal cards, id -> what they score (empty if the Shoal
-    engine is not installed)."""
-    try:
-        from companion.games.shoal.deck import load_deck
-    except ImportError:
-        return {}
+    """The default Shoal deck's goal cards, id -> what they score."""
+    from companion.games.shoal.deck import load_deck
     deck = load_deck("default")
     return {gid: "; ".join(g.describe() for g in card.goals)
             for gid, card in sorted(deck.goals.items())}
@@ -83,7 +86,7 @@ def game_page(session_id: int) -> str:
     name = game_session.game.name
     return render_template("game.html", session_id=session_id, game=name,
                            title=game_session.game.title, players=game_session.players,
-                           script=name if name in GAME_PAGES else None,
+                           script=page_script(name),
                            browser_timer=current_app.config.get("TIMER_SPEC") == "browser",
                            **_common())
 

@@ -8,22 +8,7 @@ from hypothesis import strategies as st
 
 from firmware import protocol
 from firmware.box import Box
-
-
-class Parts:
-    def __init__(self) -> None:
-        self.solenoid_on: list[bool] = []
-        self.buzzer_on: list[bool] = []
-        self.fraction = 0.0
-
-    def solenoid(self, on: bool) -> None:
-        self.solenoid_on.append(on)
-
-    def buzzer(self, on: bool) -> None:
-        self.buzzer_on.append(on)
-
-    def leds(self, fraction: float) -> None:
-        self.fraction = fraction
+from tests.support.box import Parts
 
 
 def run_until(box: Box, now: int, end: int) -> tuple[list[tuple[int, str]], int]:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from tests.vision.test_image_faults import encoded, jpeg_bomb, png_bomb
+from tests.support.images import encoded, jpeg_bomb, png_bomb
 from vision.sources import ImageFile, ImageFolder, SourceError, open_source
 
 

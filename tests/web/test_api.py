@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask.testing import FlaskClient
 
 from companion.table import Table
+from tests.support.events import read_events
 from tests.web.conftest import PIN
 
 GAME = {"game": "poodivers", "players": ["Ann", "Ben"]}
@@ -204,20 +204,6 @@ def test_wrong_pins_are_throttled(client: FlaskClient) -> None:
     assert codes == [403] * 5 + [429]
     # Even the right PIN waits once an address is throttled.
     assert client.post("/api/pin", json={"pin": PIN}).status_code == 429
-
-
-def read_events(stream: Any, count: int) -> list[tuple[str, str, dict[str, Any]]]:
-    """The next ``count`` events of a streamed SSE response (keepalives skipped)."""
-    out: list[tuple[str, str, dict[str, Any]]] = []
-    for chunk in stream:
-        text = chunk.decode() if isinstance(chunk, bytes) else chunk
-        if not text.startswith("event:"):
-            continue
-        fields = dict(line.split(": ", 1) for line in text.strip().split("\n"))
-        out.append((fields["event"], fields.get("id", ""), json.loads(fields["data"])))
-        if len(out) == count:
-            break
-    return out
 
 
 def test_events_one_per_change_and_catch_up(client: FlaskClient, writer: Any) -> None:

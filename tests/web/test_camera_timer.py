@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-import web.camera
 from tests.web.conftest import PIN
 from web.app import create_app
 
@@ -43,12 +42,6 @@ def test_oversize_upload_is_refused_as_json(app: Any, writer: Any) -> None:
     res = upload(writer, b"\xff\xd8\xff" + b"\0" * limit, game="shoal")
     assert res.status_code == 413 and res.is_json
     assert "too large" in res.get_json()["error"]
-
-
-def test_missing_reader_is_503(writer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(web.camera, "READER", "vision.not_installed_here")
-    res = upload(writer, PNG, game="poodivers", layout="square")
-    assert res.status_code == 503 and "not available" in res.get_json()["error"]
 
 
 def test_timer_routes_without_a_timer(client: FlaskClient, writer: Any) -> None:

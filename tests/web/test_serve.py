@@ -4,7 +4,11 @@
 from __future__ import annotations
 
 import argparse
+import socket
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +18,7 @@ from web import commands
 
 def args(**given: object) -> argparse.Namespace:
     base = dict.fromkeys(("host", "port", "db", "pin", "timer", "camera", "threads",
-                          "config"))
+                          "config", "hub", "table"))
     base.update(given)
     return argparse.Namespace(**base)
 
@@ -62,3 +66,33 @@ def test_serve_refuses_a_bad_config_with_exit_2(tmp_path: Path,
     code = commands.cmd_serve(args(config=file, db=str(tmp_path / "c.db")))
     err = capsys.readouterr().err
     assert code == 2 and "threads must be a whole number" in err and str(file) in err
+
+
+def test_every_connection_is_watched_for_a_phone_that_went_away(tmp_path: Path) -> None:
+    """waitress reads a connection while its live stream runs (a closed stream is seen at
+    once), and TCP keepalive with a user timeout finds a phone that vanished."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    conf = commands.settings(args(host="127.0.0.1", port=port, db=str(tmp_path / "c.db")))
+
+    def app(environ: dict[str, Any], start: Any) -> list[bytes]:
+        start("200 OK", [("Content-Type", "text/plain")])
+        return [b"ok"]
+
+    server = commands.server(app, conf)
+    threading.Thread(target=server.run, daemon=True).start()
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            for _ in range(100):
+                if server.active_channels:
+                    break
+                time.sleep(0.05)
+            (channel,) = server.active_channels.values()
+            conn = channel.socket
+            assert conn.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+            assert conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 2
+            assert conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == 5000
+        assert server.adj.channel_request_lookahead >= 1
+    finally:
+        server.close()

@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 
 from companion.hardware import FakeClock, open_timer
 from companion.table import Table
+from tests.support.events import read_events
 from tests.web.conftest import PIN
-from tests.web.test_api import read_events
 from web.app import create_app
 
 WRITE = {"X-Table-Pin": PIN}

@@ -67,10 +67,36 @@ window.GamePage = (function () {
     render();
   }
 
+  // A live event is a patch on the one before ("patch": true): only what changed, objects
+  // patched the same way three levels down, and the paths of keys that went away in
+  // "gone" (web/live.py, light()); the rest comes from the view the page has.
+  function patched(old, patch, depth) {
+    const out = Object.assign({}, old);
+    for (const [key, value] of Object.entries(patch)) {
+      const both = value && typeof value === "object" && !Array.isArray(value) &&
+        old[key] && typeof old[key] === "object" && !Array.isArray(old[key]);
+      out[key] = both && depth < 2 ? patched(old[key], value, depth + 1) : value;
+    }
+    return out;
+  }
+
+  function unpatch(event) {
+    if (!event.patch) return event;
+    const { patch, gone, ...parts } = event;
+    const out = patched(view, parts, 0);
+    for (const path of gone || []) {
+      let parent = out;
+      for (const key of path.slice(0, -1)) parent = parent && parent[key];
+      if (parent) delete parent[path[path.length - 1]];
+    }
+    return out;
+  }
+
   // A live event carries the view without the log and score history, plus the last
   // step; the log is cut back to the event's seq (an undo) and the step put on top.
-  function merge(data) {
+  function merge(event) {
     if (!view) return load();
+    const data = unpatch(event);
     const log = view.log.slice(0, data.seq);
     const timeline = view.timeline.slice(0, data.seq + 1);
     const series = view.series ? view.series.slice(0, data.seq + 1) : null;

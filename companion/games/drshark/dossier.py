@@ -7,6 +7,7 @@ the clues are counted, not named: :attr:`Dossier.counted` holds their number.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -60,6 +61,12 @@ def form(dossier: Dossier, action: Action, catalogue: Catalogue) -> tuple[Dossie
                             f"part {', '.join(missing)} is missing")
     left = tuple(c for c in dossier.clues if c not in ids)
     return replace(dossier, clues=left, evidence=(*dossier.evidence, eid)), evidence
+
+
+def counted(dossiers: Mapping[str, Dossier]) -> dict[str, dict[str, Any]]:
+    """The ``tally`` of the dossiers as they stand: evidence counts and loose clues."""
+    return {owner: {"evidence": dict(Counter(d.evidence)), "clues": d.clue_count}
+            for owner, d in dossiers.items()}
 
 
 def formable(dossier: Dossier, catalogue: Catalogue) -> dict[str, list[str]]:

@@ -162,7 +162,7 @@ class DrShark(Game[DrSharkState]):
         elif state.phase == "dossier":
             out += self._dossier_legal(state)
         if state.phase != "over":
-            out.append(Legal("tally", {"dossiers": list(state.dossiers)}))
+            out.append(Legal("tally", {"dossiers": [dossiers.counted(state.dossiers)]}))
         return out
 
     def _dossier_legal(self, state: DrSharkState) -> list[Legal]:
@@ -181,7 +181,8 @@ class DrShark(Game[DrSharkState]):
         out = []
         can = dossiers.formable(state.mine, state.catalogue)
         if can:
-            out.append(Legal("form", {"evidence": list(can)}, p))
+            clues = [c for chosen in can.values() for c in chosen]
+            out.append(Legal("form", {"evidence": list(can), "clues": clues}, p))
         out.append(Legal("end_turn", player=p))
         return out
 

@@ -12,7 +12,7 @@ from functools import cache
 from importlib import resources
 
 from companion.engine import BadSetup
-from companion.grid import Cell
+from companion.grid import BadRows, Cell, parse_rows
 
 MIN_CARDS, MAX_CARDS = 60, 70
 
@@ -31,29 +31,19 @@ def rows_of(layout: object) -> tuple[str, ...]:
             raise BadSetup(f"unknown layout {layout!r}: choose one of "
                            f"{', '.join(named())}, or give the rows as strings")
         return named()[layout]
-    if not isinstance(layout, list) or not layout or not all(isinstance(r, str) for r in layout):
+    if not isinstance(layout, list):
         raise BadSetup("a layout is a name such as \"square\" or a list of row strings "
                        "(\"#\" a card, \".\" a gap)")
-    width = len(layout[0])
-    for i, row in enumerate(layout, 1):
-        if len(row) != width:
-            raise BadSetup(f"layout row {i} has {len(row)} cells, row 1 has {width}: "
-                           "rows must be the same length")
-        bad = set(row) - {"#", "."}
-        if bad:
-            raise BadSetup(f"layout row {i} has {''.join(sorted(bad))!r}: use \"#\" for a "
-                           "card and \".\" for a gap")
-    if width > 26 or len(layout) > 99:
-        raise BadSetup("a layout is at most 26 cells wide and 99 high")
-    count = sum(row.count("#") for row in layout)
+    try:
+        count = len(parse_rows(layout, "layout", "#", "\"#\" for a card"))
+    except BadRows as err:
+        raise BadSetup(str(err)) from None
     if not MIN_CARDS <= count <= MAX_CARDS:
         raise BadSetup(f"the layout has {count} cards; the rules ask for {MIN_CARDS} to "
                        f"{MAX_CARDS} (the deck has 70)")
     return tuple(layout)
 
 
-def card_cells(rows: tuple[str, ...]) -> tuple[str, ...]:
-    """Names of the card cells, row by row from the top-left."""
-    return tuple(
-        str(Cell(c, r)) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#"
-    )
+def card_cells(rows: tuple[str, ...]) -> tuple[Cell, ...]:
+    """The card cells, row by row from the top-left."""
+    return tuple(parse_rows(rows, "layout", "#", "\"#\" for a card"))

@@ -42,17 +42,17 @@ GOLDEN = 5
 class PooState:
     players: tuple[str, ...]
     rows: tuple[str, ...]
-    cells: Mapping[str, str]          # card cell -> "closed" or its face
+    cells: Mapping[Cell, str]         # card cell -> "closed" or its face
     supply: Mapping[str, int]
     holdings: Mapping[str, Mapping[str, int]]
-    deal: Mapping[str, str] | None    # digital play: the hidden face of every cell
+    deal: Mapping[Cell, str] | None   # digital play: the hidden face of every cell
     seat: int = 0                     # seat of the player to act
     diving: bool = False              # an object was found this turn: bank or flip on
     found: int = 0                    # objects found this turn
     turn_points: int = 0
-    diver: str | None = None
+    diver: Cell | None = None
     direction: str | None = None
-    last: str | None = None           # the last object found this turn
+    last: Cell | None = None          # the last object found this turn
     peek_for: str | None = None       # who may peek now (right after their blank)
     ended: Ending | None = None
 
@@ -60,7 +60,7 @@ class PooState:
     def player(self) -> str:
         return self.players[self.seat]
 
-    def closed(self) -> list[str]:
+    def closed(self) -> list[Cell]:
         return [c for c, face in self.cells.items() if face == "closed"]
 
     def shown(self) -> Counter[str]:
@@ -82,7 +82,7 @@ class PooDivers(Game[PooState]):
             cells = card_cells(rows_of(out.get("layout", "square")))
             deck = [face for face, n in DECK.items() for _ in range(n)]
             rng.shuffle(deck)
-            out["deal"] = dict(zip(cells, deck, strict=False))
+            out["deal"] = {str(c): face for c, face in zip(cells, deck, strict=False)}
         return out
 
     def new(self, players: Sequence[str], options: Mapping[str, Any]) -> PooState:
@@ -108,8 +108,11 @@ class PooDivers(Game[PooState]):
     def resolve(self, state: PooState, action: Action, rng: random.Random) -> Action:
         """In digital play the companion reveals the flipped card's face."""
         if state.deal and action.get("type") == "flip" and "face" not in action:
-            cell = action.get("cell")
-            if isinstance(cell, str) and cell in state.deal:
+            try:
+                cell = Cell.parse(action.get("cell"))
+            except ValueError:
+                return action            # apply() says what is wrong with it
+            if cell in state.deal:
                 return {**action, "face": state.deal[cell]}
         return action
 
@@ -120,24 +123,25 @@ class PooDivers(Game[PooState]):
             return []
         out = []
         if state.peek_for:
-            out.append(Legal("peek", {"cell": state.closed()}, player=state.peek_for))
+            out.append(Legal("peek", {"cell": _names(state.closed())}, player=state.peek_for))
         shown = state.shown()
         faces = {} if state.deal else {"face": [f for f in FACES if shown[f] < DECK[f]]}
         if state.diving:
             out.append(Legal("bank", player=state.player))
-            out.append(Legal("flip", {"cell": _dive_cells(state), **faces}, state.player))
+            out.append(Legal("flip", {"cell": _names(_dive_cells(state)), **faces},
+                             state.player))
         else:
-            out.append(Legal("flip", {"cell": state.closed(), **faces}, state.player))
+            out.append(Legal("flip", {"cell": _names(state.closed()), **faces}, state.player))
         return out
 
     def view(self, state: PooState) -> dict[str, Any]:
         return {
             "layout": list(state.rows),
-            "cells": dict(state.cells),
+            "cells": {str(c): face for c, face in state.cells.items()},
             "supply": dict(state.supply),
             "holdings": {p: dict(h) for p, h in state.holdings.items()},
             "turn_points": state.turn_points,
-            "diver": ({"cell": state.diver, "direction": state.direction}
+            "diver": ({"cell": str(state.diver), "direction": state.direction}
                       if state.diver else None),
             "phase": "over" if state.ended else ("dive" if state.diving else "flip"),
             "found": state.found,
@@ -189,7 +193,7 @@ def _peek(state: PooState, action: Action) -> PooState:
     return replace(state, peek_for=None)
 
 
-def _flip(state: PooState, cell: str, face: str) -> PooState:
+def _flip(state: PooState, cell: Cell, face: str) -> PooState:
     if state.cells[cell] != "closed":
         raise BrokenRule(f"{cell} is already open ({state.cells[cell]}): flip a "
                          "closed card")
@@ -228,9 +232,13 @@ PooDivers.actions = {
 }
 
 
-def _cell(state: PooState, name: object) -> str:
+def _names(cells: list[Cell]) -> list[str]:
+    return [str(c) for c in cells]
+
+
+def _cell(state: PooState, name: object) -> Cell:
     try:
-        cell = str(Cell.parse(name))
+        cell = Cell.parse(name)
     except ValueError as err:
         raise Malformed(str(err)) from None
     if cell not in state.cells:
@@ -241,7 +249,7 @@ def _cell(state: PooState, name: object) -> str:
 def _face(state: PooState, action: Action) -> str:
     face = action.get("face")
     if state.deal is not None:
-        cell = str(Cell.parse(action["cell"]))
+        cell = Cell.parse(action["cell"])
         if face is not None and face != state.deal[cell]:
             raise BrokenRule(f"in digital play the companion reveals the cards: {cell} "
                                 f"is {state.deal[cell]}, not {face}")
@@ -252,8 +260,8 @@ def _face(state: PooState, action: Action) -> str:
     return face
 
 
-def _check_deal(deal: object, cells: tuple[str, ...]) -> dict[str, str]:
-    if not isinstance(deal, dict) or set(deal) != set(cells):
+def _check_deal(deal: object, cells: tuple[Cell, ...]) -> dict[Cell, str]:
+    if not isinstance(deal, dict) or set(deal) != {str(c) for c in cells}:
         raise BadSetup("digital play needs a deal of every card cell (the companion makes "
                        "one when the game starts)")
     for cell, face in deal.items():
@@ -263,24 +271,23 @@ def _check_deal(deal: object, cells: tuple[str, ...]) -> dict[str, str]:
     for face, n in Counter(deal.values()).items():
         if n > DECK[face]:
             raise BadSetup(f"the deal has {n} {face} cards; the deck has {DECK[face]}")
-    return dict(deal)
+    return {Cell.parse(c): face for c, face in deal.items()}
 
 
-def _direction(diver: str | None, cell: str) -> str:
+def _direction(diver: Cell | None, cell: Cell) -> str:
     assert diver is not None
-    a, b = Cell.parse(diver), Cell.parse(cell)
-    step = (b.col - a.col, b.row - a.row)
+    step = (cell.col - diver.col, cell.row - diver.row)
     return next(d for d, s in DIRECTIONS.items() if s == step)
 
 
-def _dive_cells(state: PooState) -> list[str]:
+def _dive_cells(state: PooState) -> list[Cell]:
     """The closed cards the next dive flip may take."""
     if state.direction is None:
         assert state.diver is not None
-        around = [str(Cell.parse(state.diver).step(d)) for d in DIRECTIONS]
+        around = [state.diver.step(d) for d in DIRECTIONS]
         return [c for c in around if state.cells.get(c) == "closed"]
     assert state.last is not None
-    nxt = str(Cell.parse(state.last).step(state.direction))
+    nxt = state.last.step(state.direction)
     return [nxt] if state.cells.get(nxt) == "closed" else []
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from companion.engine import Action
-from companion.grid import DIRECTIONS, run
+from companion.grid import DIRECTIONS, Cell, run
 from companion.words import listed, ordinal, plural
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def _banked(before: PooState, after: PooState, points: int) -> str:
 
 
 def _flip(before: PooState, action: Action, after: PooState) -> str:
-    cell = str(action.get("cell", "")).upper()
+    cell = Cell.parse(action.get("cell"))
     face = after.cells.get(cell, "closed")
     text = f"flipped {cell}: {FACE.get(face, face)}"
     if face == "blank":
@@ -72,7 +72,7 @@ def _bank(before: PooState, action: Action, after: PooState) -> str:
 
 
 def _peek(before: PooState, action: Action, after: PooState) -> str:
-    return f"peeked at {str(action.get('cell', '')).upper()}"
+    return f"peeked at {Cell.parse(action.get('cell'))}"
 
 
 PHRASES: dict[str, Callable[[PooState, Action, PooState], str]] = {

@@ -21,11 +21,11 @@ from functools import cache
 from importlib import resources
 
 from companion.engine import BadSetup
-from companion.grid import Cell
+from companion.grid import BadRows, Cell, parse_rows
 
 NAMED = ("classic", "kbg2022")
 SHARK = "S"
-AREA_CHARACTERS = frozenset("123456789S")
+AREA_CHARACTERS = "123456789S"
 
 
 @dataclass(frozen=True)
@@ -78,23 +78,13 @@ def load(option: object) -> Board:
 
 def build(name: str, rows: object, area_die: object) -> Board:
     """A board from its rows and area die faces; :class:`BadSetup` says what is wrong."""
-    if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
-        raise BadSetup("a board's \"rows\" is a list of strings, one character a cell: an "
-                       "area digit, \"S\" a shark area, \".\" no cell")
-    width = len(rows[0])
-    for number, row in enumerate(rows, 1):
-        if len(row) != width:
-            raise BadSetup(f"board row {number} has {len(row)} cells and row 1 has {width}: "
-                           "every row must be as long as the first (use \".\" for no cell)")
-        unknown = sorted(set(row) - AREA_CHARACTERS - {"."})
-        if unknown:
-            raise BadSetup(f"board row {number} has {unknown[0]!r}: a cell is an area digit "
-                           "1-9, \"S\" for a shark area or \".\" for no cell")
-    if width == 0 or width > 26 or len(rows) > 99:
-        raise BadSetup(f"a board is 1 to 26 cells wide and at most 99 high, not {width} x "
-                       f"{len(rows)}")
-    areas = {str(Cell(c, r)): ch for r, row in enumerate(rows)
-             for c, ch in enumerate(row) if ch != "."}
+    try:
+        cells = parse_rows(rows, "board", AREA_CHARACTERS,
+                           "an area digit 1-9 or \"S\" for a shark area")
+    except BadRows as err:
+        raise BadSetup(str(err)) from None
+    assert isinstance(rows, list)
+    areas = {str(cell): ch for cell, ch in cells.items()}
     if not areas:
         raise BadSetup("the board has no cells")
     if (not isinstance(area_die, list) or not area_die

@@ -88,7 +88,7 @@ class Shark(Game[SharkState]):
                    if v in variants}
         return SharkState(
             players=names, board=board, variants=variants, buildings={},
-            prices=dict.fromkeys(COMPANIES, 0), cash=dict.fromkeys(names, cash),
+            cash=dict.fromkeys(names, cash),
             shares={p: dict.fromkeys(COMPANIES, 0) for p in names},
             supply_buildings={**dict.fromkeys(COMPANIES, BUILDINGS_PER_COMPANY), **special},
             supply_shares=dict.fromkeys(COMPANIES, SHARES_PER_COMPANY),
@@ -290,10 +290,13 @@ def _choices(state: SharkState, kind: str) -> dict[str, list[Any]] | None:
         cells = sorted({c for cells in options.values() for c in cells}, key=_row_major)
         return {"cell": cells, "company": list(options)} if cells else None
     if kind == "forced_sell":
-        debtor = state.debts[0][0]
+        debtor, owed, _ = state.debts[0]
+        short = owed - state.cash[debtor]
         sellable = [c for c in COMPANIES if state.shares[debtor][c] > 0
                     and market.forced_price(state.prices[c]) > 0]
-        return {"player": [debtor], "company": sellable}
+        most = max(min(state.shares[debtor][c], -(-short // market.forced_price(state.prices[c])))
+                   for c in sellable)
+        return {"player": [debtor], "company": sellable, "count": list(range(1, most + 1))}
     return {}
 
 

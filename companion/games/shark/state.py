@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from companion.engine import Ending
@@ -55,7 +56,6 @@ class SharkState:
     board: Board
     variants: frozenset[str]
     buildings: Mapping[str, str]               # cell -> company, "black" or "grey"
-    prices: Mapping[str, int]
     cash: Mapping[str, int]
     shares: Mapping[str, Mapping[str, int]]    # player -> company -> shares
     supply_buildings: Mapping[str, int]
@@ -74,6 +74,12 @@ class SharkState:
     ended: Ending | None = None
     payments: tuple[Payment, ...] = ()         # what the last action paid
     totals: Mapping[str, int] = field(default_factory=dict)  # kind -> dollars, whole game
+
+    @cached_property
+    def prices(self) -> Mapping[str, int]:
+        """Every company's price: always the chains' formula over the board."""
+        from companion.games.shark.chains import prices  # chains uses this module
+        return prices(self.buildings, self.board)
 
     @property
     def player(self) -> str:

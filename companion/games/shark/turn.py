@@ -109,7 +109,7 @@ def place(state: SharkState, cell: str, building: str) -> SharkState:
     supply = {**state.supply_buildings, building: state.supply_buildings[building] - 1}
     removed = {c: state.removed.get(c, 0) + lost.get(c, 0) for c in state.removed}
     state = replace(state, buildings=board, supply_buildings=supply, removed=removed,
-                    prices=chains.prices(board, state.board), roll=None,
+                    roll=None,
                     pioneered=state.pioneered or pioneer, pioneer_again=pioneer)
     bonus = _bonus(state, plan, old, raised, pioneer)
     if bonus:

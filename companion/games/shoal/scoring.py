@@ -22,7 +22,6 @@ from companion.games.shoal.deck import Goal, GoalCard, parse_goal_card
 from companion.games.shoal.layout import FISH, count, groups, holds
 
 Layouts = Mapping[str, Mapping[tuple[int, int], str]]
-COMPARATIVE = ("largest", "fewest", "tallest", "widest")
 
 
 def longest_line(layout: Mapping[tuple[int, int], str], what: str, vertical: bool) -> int:

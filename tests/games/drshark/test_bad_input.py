@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine import BadSetup, IllegalAction
 from companion.games.drshark import GAME, DrSharkState
 from companion.games.drshark.catalogue import default
-from tests.games.drshark.play import random_action
+from tests.games.drshark.play import habits, spy
 from tests.games.junk import json_values, like, spoiled
+from tests.support import driver
 
 TYPES = ("move", "start_search", "draw", "fistful", "select", "take", "time_up", "stop",
          "form", "service", "skip_service", "end_turn", "tally")
@@ -25,12 +24,7 @@ actions = st.fixed_dictionaries(
 
 def reached(seed: int, steps: int, players: list[str]) -> DrSharkState:
     """A state some way into a random legal game."""
-    rnd = random.Random(seed)
-    state = GAME.new(players, {})
-    for _ in range(steps):
-        if GAME.is_over(state):
-            break
-        state = GAME.apply(state, random_action(state, rnd))
+    state: DrSharkState = driver.reached(GAME, players, {}, seed, steps, habits(), spy)
     return state
 
 

@@ -12,7 +12,7 @@ from companion.engine import BadSetup, IllegalAction
 from companion.games.poodivers import GAME, PooState
 from companion.games.poodivers.layout import card_cells, rows_of
 from tests.games.junk import json_values, like
-from tests.games.poodivers.test_properties import random_action
+from tests.support import driver
 
 actions = st.fixed_dictionaries(
     {"type": like("flip", "bank", "peek")},
@@ -21,14 +21,7 @@ actions = st.fixed_dictionaries(
 
 
 def reached(seed: int, steps: int, digital: bool) -> PooState:
-    rnd = random.Random(seed)
-    options = GAME.prepare(["Ann", "Ben"], {"digital": digital}, rnd)
-    state = GAME.new(["Ann", "Ben"], options)
-    for _ in range(steps):
-        if GAME.is_over(state):
-            break
-        action = GAME.resolve(state, random_action(state, rnd), rnd)
-        state = GAME.apply(state, action)
+    state: PooState = driver.reached(GAME, ["Ann", "Ben"], {"digital": digital}, seed, steps)
     return state
 
 
@@ -57,7 +50,7 @@ def test_any_options_are_played_or_refused_with_a_message(options: dict) -> None
 @settings(max_examples=40, deadline=None)
 @given(face=json_values)
 def test_a_deal_naming_something_that_is_no_face_is_refused(face: object) -> None:
-    cells = card_cells(rows_of("square"))
+    cells = [str(c) for c in card_cells(rows_of("square"))]
     deal = {c: "object" for c in cells[:40]} | {c: face for c in cells[40:]}
     try:
         GAME.new(["Ann", "Ben"], {"digital": True, "deal": deal})

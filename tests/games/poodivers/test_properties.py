@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -11,25 +10,11 @@ from hypothesis import strategies as st
 
 from companion import record
 from companion.games.poodivers import GAME, PooState
-from companion.games.poodivers.rules import DECK
 from companion.store import Store
 from companion.table import Table
+from tests.support import driver
 
 LAYOUTS = ["square", "donut", "mascot", "lovers", "cow", "shithead"]
-
-
-def random_action(state: PooState, rnd: random.Random) -> dict:
-    """A legal action, chosen the way a table might: faces respect the deck."""
-    options = GAME.legal(state)
-    choice = rnd.choice(options)
-    action: dict = {"type": choice.type}
-    if "cell" in choice.choices:
-        action["cell"] = rnd.choice(list(choice.choices["cell"]))
-    if "face" in choice.choices:
-        shown = Counter(f for f in state.cells.values() if f != "closed")
-        left = [f for f in DECK for _ in range(DECK[f] - shown[f])]
-        action["face"] = rnd.choice(left)
-    return action
 
 
 def check_invariants(state: PooState) -> None:
@@ -54,7 +39,7 @@ def test_turds_are_never_created_or_lost(seed: int, layout: str, players: int,
     for _ in range(400):
         if GAME.is_over(state):
             break
-        action = GAME.resolve(state, random_action(state, rnd), rnd)
+        action = GAME.resolve(state, driver.action_for(GAME, state, rnd), rnd)
         state = GAME.apply(state, action)
         check_invariants(state)
     if GAME.is_over(state):
@@ -75,7 +60,7 @@ def test_replaying_the_exported_record_gives_the_same_view(
         for _ in range(rnd.randint(1, 120)):
             if GAME.is_over(session.state):
                 break
-            action = random_action(session.state, rnd)
+            action = driver.action_for(GAME, session.state, rnd)
             if digital:
                 action.pop("face", None)
             table.play(session.id, action)

@@ -8,6 +8,7 @@ import pytest
 
 from companion.engine import BadSetup, IllegalAction
 from companion.games.poodivers import GAME, PooState
+from companion.grid import Cell
 
 LU, MAX = "Lu", "Max"
 
@@ -28,7 +29,7 @@ def flip(cell: str, face: str | None = None) -> dict:
 
 def opened(state: PooState, **faces: str) -> PooState:
     """The same state with some cards already open (the table as the example shows it)."""
-    return replace(state, cells={**state.cells, **faces})
+    return replace(state, cells={**state.cells, **{Cell.parse(c): f for c, f in faces.items()}})
 
 
 def score(state: PooState, player: str) -> int:
@@ -71,7 +72,7 @@ def test_example_c3_blank_loses_the_turn_and_allows_a_peek() -> None:
     assert GAME.current(state) == MAX
     assert state.peek_for == LU
     state = play(state, {"type": "peek", "cell": "H8"})
-    assert state.peek_for is None and state.cells["H8"] == "closed"
+    assert state.peek_for is None and state.cells[Cell.parse("H8")] == "closed"
 
 
 # Flips at the start of a turn ---------------------------------------------------------
@@ -86,7 +87,7 @@ def test_sleeper_at_the_start_means_flip_again() -> None:
     state = play(new(), flip("A1", "sleeper"))
     assert GAME.current(state) == LU
     state = play(state, flip("H8", "object"))
-    assert state.diver == "H8"
+    assert state.diver == Cell.parse("H8")
 
 
 def test_a_lone_object_with_closed_neighbours_waits_for_bank_or_dive() -> None:
@@ -136,7 +137,7 @@ def test_later_dive_flips_follow_the_direction_from_the_last_object() -> None:
         play(state, flip("E5", "object"))
     state = play(state, flip("F4", "object"), flip("G4", "object"))
     assert state.turn_points == 1 + 2 + 3 + 4
-    assert state.diver == "D4" and state.direction == "E"
+    assert state.diver == Cell.parse("D4") and state.direction == "E"
 
 
 def test_kth_object_has_no_run_bonus() -> None:
@@ -246,7 +247,7 @@ def test_points_the_supply_cannot_pay_are_lost_and_the_game_ends() -> None:
 def last_card_left(state: PooState, cell: str) -> PooState:
     """Every card open but ``cell``: 13 blanks, 14 sleepers, 36 objects."""
     faces = iter(["blank"] * 13 + ["sleeper"] * 14 + ["object"] * 36)
-    return replace(state, cells={c: (next(faces) if c != cell else "closed")
+    return replace(state, cells={c: (next(faces) if c != Cell.parse(cell) else "closed")
                                  for c in state.cells})
 
 
@@ -298,12 +299,13 @@ def test_named_layouts_have_the_rulebooks_card_counts(
 def test_custom_layout_from_row_strings() -> None:
     rows = ["#" * 10] * 6 + ["#" * 4 + "." * 6]
     state = GAME.new([LU, MAX], {"layout": rows})
-    assert len(state.cells) == 64 and "E7" not in state.cells and "D7" in state.cells
+    assert len(state.cells) == 64 and Cell.parse("E7") not in state.cells
+    assert Cell.parse("D7") in state.cells
 
 
 @pytest.mark.parametrize(("layout", "message"), [
     (["#" * 10] * 5 + ["#" * 9], "row 6 has 9 cells"),
-    (["#" * 10] * 5 + ["#" * 9 + "x"], "use \"#\""),
+    (["#" * 10] * 5 + ["#" * 9 + "x"], "a cell is \"#\" for a card"),
     (["#" * 10] * 5, "50 cards"),
     (["#" * 10] * 7 + ["#"* 10], "80 cards"),
     ("hexagon", "unknown layout"),
@@ -335,7 +337,7 @@ def test_digital_play_deals_a_seeded_shuffle_and_reveals_faces() -> None:
     state = GAME.new([LU, MAX], options)
     action = GAME.resolve(state, flip("A1"), random.Random(0))
     assert action == flip("A1", deal["A1"])
-    assert GAME.apply(state, action).cells["A1"] == deal["A1"]
+    assert GAME.apply(state, action).cells[Cell.parse("A1")] == deal["A1"]
     assert "face" not in GAME.legal(state)[0].choices
     wrong = next(f for f in ("blank", "sleeper", "object") if f != deal["A1"])
     with pytest.raises(IllegalAction, match="companion reveals the cards"):
@@ -343,6 +345,6 @@ def test_digital_play_deals_a_seeded_shuffle_and_reveals_faces() -> None:
 
 
 def test_a_deal_with_too_many_blanks_is_refused() -> None:
-    cells = GAME.new([LU, MAX], {}).cells
+    cells = [str(c) for c in GAME.new([LU, MAX], {}).cells]
     with pytest.raises(BadSetup, match="64 blank cards"):
         GAME.new([LU, MAX], {"digital": True, "deal": dict.fromkeys(cells, "blank")})

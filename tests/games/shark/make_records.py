@@ -1,7 +1,7 @@
 """Write the complete-game records of ``records/`` (run from the repository root:
 ``.venv/bin/python -m tests.games.shark.make_records``). The games are random legal
-games of the test driver, one for each way a game of Shark ends; the seeds are fixed so
-the files are reproducible."""
+games of the test driver, one for each way a game of Shark ends: the first seed whose
+game ends that way, so the files are reproducible."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import random
 from pathlib import Path
 from typing import Any
 
+from companion.engine import Termination
 from companion.games.shark import GAME
-from tests.games.shark.driver import choose, play
+from tests.games.shark.driver import play
+from tests.support import driver
 
 HERE = Path(__file__).parent / "records"
 
@@ -23,9 +25,16 @@ def write(name: str, players: list[str], options: dict[str, Any],
     (HERE / f"{name}.json").write_text(text.replace("},{", "},\n{") + "\n")
 
 
-def random_game(players: list[str], options: dict[str, Any], seed: int,
-                greed: float) -> list[dict[str, Any]]:
-    return [action for _, action, _ in play(players, options, seed, limit=5000, greed=greed)]
+def ending(players: list[str], options: dict[str, Any], termination: Termination,
+           greed: float, says: str = "") -> list[dict[str, Any]]:
+    """The first random game (seed 0, 1, ...) that ends by ``termination``, its reason
+    saying ``says``."""
+    for seed in range(10000):
+        moves = list(play(players, options, seed, limit=5000, greed=greed))
+        result = GAME.outcome(moves[-1][2])
+        if result and result.termination == termination and says in result.reason:
+            return [action for _, action, _ in moves]
+    raise SystemExit(f"no game ended by {termination} in 10000 seeds")
 
 
 def share_run(players: list[str], options: dict[str, Any], seed: int) -> list[dict[str, Any]]:
@@ -41,7 +50,9 @@ def share_run(players: list[str], options: dict[str, Any], seed: int) -> list[di
                         state.cash[state.player] // state.prices["red"])
             action = {"type": "buy", "company": "red", "count": count}
         else:
-            action = choose(state, rnd, greed=0.0)
+            action, state = driver.step(GAME, state, rnd, {"buy": 0, "sell": 0})
+            actions.append(action)
+            continue
         action = GAME.resolve(state, action, rnd)
         state = GAME.apply(state, action)
         actions.append(action)
@@ -52,9 +63,10 @@ def main() -> None:
     HERE.mkdir(exist_ok=True)
     two, three, four = ["Ann", "Ben"], ["Ann", "Ben", "Cid"], ["Ann", "Ben", "Cid", "Dan"]
     classic: dict[str, Any] = {"board": "classic"}
-    write("bankruptcy", two, classic, random_game(two, classic, 15, 0.3))
-    write("top-price", three, classic, random_game(three, classic, 185, 0.3))
-    write("buildings-out", four, classic, random_game(four, classic, 114, 0.3))
+    write("bankruptcy", two, classic, ending(two, classic, Termination.LAST_PLAYER, 0.3))
+    write("top-price", three, classic, ending(three, classic, Termination.TOP_PRICE, 0.3))
+    write("buildings-out", four, classic, ending(four, classic, Termination.SUPPLY, 0.3,
+                                                     "building"))
     rich: dict[str, Any] = {"board": "kbg2022", "variants": ["joker", "neutral", "pioneer"],
                             "starting_cash": 100000}
     write("shares-out", three, rich, share_run(three, rich, 3))

@@ -6,7 +6,8 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from companion.games.shark import GAME, SharkState, chains
+from companion.engine import ReplayError, replay
+from companion.games.shark import GAME, SharkState
 from companion.grid import Cell
 
 PIECES = {"r": "red", "b": "blue", "g": "green", "y": "yellow", "k": "black", "n": "grey"}
@@ -34,8 +35,7 @@ def drawn(state: SharkState, *picture: str, at: str = "A1") -> SharkState:
     used = Counter(buildings.values())
     supply = {b: n - used[b] + Counter(state.buildings.values())[b]
               for b, n in state.supply_buildings.items()}
-    return replace(state, buildings=buildings, supply_buildings=supply,
-                   prices=chains.prices(buildings, state.board))
+    return replace(state, buildings=buildings, supply_buildings=supply)
 
 
 def holding(state: SharkState, player: str, cash: int | None = None, **shares: int
@@ -49,9 +49,12 @@ def holding(state: SharkState, player: str, cash: int | None = None, **shares: i
 
 
 def play(state: SharkState, *actions: dict[str, Any]) -> SharkState:
-    for action in actions:
-        state = GAME.apply(state, action)
-    return state
+    """The state after ``actions``; a refusal is raised as the rule's own error."""
+    try:
+        out: SharkState = replay(GAME, state, actions)
+    except ReplayError as err:
+        raise err.error from None
+    return out
 
 
 def roll(company: str, area: str) -> dict[str, Any]:

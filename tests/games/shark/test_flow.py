@@ -54,7 +54,7 @@ def test_an_inline_board_is_played_like_a_shipped_one() -> None:
                                                 "area 3"),
     ({"rows": ["112"], "area_die": ["1", "S"]}, "no shark-area cell"),
     ({"rows": ["112"], "area_die": []}, "area_die"),
-    ({"rows": [], "area_die": ["1"]}, "a list of strings"),
+    ({"rows": [], "area_die": ["1"]}, "a list of row strings"),
     ({"rows": ["1"], "area_die": ["1"], "die": 3}, "not 'die'"),
     ("monopoly", "unknown board 'monopoly'"),
 ])
@@ -236,8 +236,7 @@ def test_a_bankrupt_player_never_wins() -> None:
     state = drawn(started(stocks=["red", "green", "red"]), "rr.gg", at="A6")
     state = build(state, "C6", "red")
     assert state.bankrupt == ("Ben",)
-    state = replace(state, ending=Ending(Termination.TOP_PRICE, "test"),
-                    cash={"Ann": 0, "Ben": 0, "Cid": 0},
-                    prices={**state.prices, "red": 0})
+    state = replace(state, ending=Ending(Termination.TOP_PRICE, "test"))
+    state = holding(holding(state, "Ann", cash=0, red=0), "Cid", cash=0, red=0)
     state = play(state, END)
     assert GAME.outcome(state).winners == ("Ann", "Cid")

@@ -7,9 +7,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.games.shoal import placement
-from companion.games.shoal.deck import load_deck
 from companion.games.shoal.rules import CARDS_EACH, GAME, ShoalState
+from tests.support import driver
 
 E = "empty"
 FILLER = [["puffer", "puffer"], ["puffer", "puffer"]]
@@ -49,24 +48,9 @@ class Table:
 
 def random_game(rng: random.Random, players: list[str],
                 goal: str = "G1") -> list[dict[str, Any]]:
-    """The actions of a random legal full game with the default deck."""
-    deck = load_deck()
-    state = GAME.new(players, {"goal": goal})
-    actions: list[dict[str, Any]] = []
-    while not state.over:
-        layout = state.shoals[state.player]
-        unplayed = [c for c in deck.cards.values() if c.id not in state.played]
-        rng.shuffle(unplayed)
-        for card in unplayed:
-            spots = placement.allowed(layout, card)
-            if spots:
-                at = rng.choice(spots)
-                break
-        else:  # pragma: no cover - the default deck always has a legal card
-            raise AssertionError("no card fits")
-        action = {"type": "play", "card": card.id, "at": list(at)}
-        state = GAME.apply(state, action)
-        actions.append(action)
+    """The actions of a random legal full game with the default deck (the one driver)."""
+    seed = rng.randrange(2**32)
+    actions = [a for _, a, _ in driver.play(GAME, players, {"goal": goal}, seed)]
     assert len(actions) == CARDS_EACH * len(players)
     return actions
 
