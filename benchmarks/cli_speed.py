@@ -2,9 +2,12 @@
 200-action record of each game, each a fresh process as a person runs it.
 
 Prints one JSON object: per command the median, best and worst wall time in seconds of
-``--runs`` runs, and for replay the record's length. The records are played here through
-:class:`companion.table.Table` (legal picks from the engine's ``legal()``, chance dealt
-by the table) and exported as ``companion export`` writes them::
+``--runs`` runs (after one run that is not counted), for replay the record's length, and
+the machine and its load. Python may cache bytecode, as on an installed Pi (pip compiles
+at install; this one runs even if ``PYTHONDONTWRITEBYTECODE`` is set where it starts).
+The records are played here through :class:`companion.table.Table` (legal picks from the
+engine's ``legal()``, chance dealt by the table) and exported as ``companion export``
+writes them::
 
     nice -n 15 .venv/bin/python benchmarks/cli_speed.py [--runs 15]
 """
@@ -13,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
 import random
 import statistics
 import subprocess
@@ -73,10 +78,12 @@ def longest(table: Table, game: str) -> dict[str, Any]:
 
 
 def timed(argv: list[str], runs: int) -> dict[str, float]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run(argv, check=True, capture_output=True, env=env)   # bytecode cached
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(argv, check=True, capture_output=True)
+        subprocess.run(argv, check=True, capture_output=True, env=env)
         times.append(time.perf_counter() - start)
     return {"median_s": round(statistics.median(times), 3), "best_s": round(min(times), 3),
             "worst_s": round(max(times), 3)}
@@ -87,7 +94,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
     companion = str(Path(sys.executable).with_name("companion"))
-    out: dict[str, Any] = {"python": sys.version.split()[0], "runs": args.runs}
+    out: dict[str, Any] = {"python": sys.version.split()[0], "machine": platform.machine(),
+                           "cpus": os.cpu_count(), "runs": args.runs,
+                           "load_before": round(os.getloadavg()[0], 1)}
     out["--version"] = timed([companion, "--version"], args.runs)
     out["--help"] = timed([companion, "--help"], args.runs)
     with tempfile.TemporaryDirectory() as tmp:
@@ -98,6 +107,7 @@ def main() -> None:
             path.write_text(json.dumps(rec), "utf-8")
             out[f"replay {game}"] = {"actions": len(rec["actions"]),
                                      **timed([companion, "replay", str(path)], args.runs)}
+    out["load_after"] = round(os.getloadavg()[0], 1)
     print(json.dumps(out, indent=1))
 
 
