@@ -19,6 +19,7 @@ import json
 import os
 import platform
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -48,11 +49,12 @@ def pick(legal: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
 
 
 def record(table: Table, game: str, seed: int) -> dict[str, Any]:
-    """A game of up to :data:`LENGTH` accepted actions (fewer if it ends first)."""
+    """A game of up to :data:`LENGTH` accepted actions: a pick that ends the game sooner
+    is taken back (fewer only when every way on ends it, as Shoal's 40 cards do)."""
     rnd = random.Random(seed)
     session = table.create(game, GAMES[game], {}, seed=seed)
     tries = 0
-    while session.seq < LENGTH and not session.game.is_over(session.state) and tries < 20000:
+    while session.seq < LENGTH and tries < 1500:
         tries += 1
         legal = [o.to_json() for o in session.game.legal(session.state)]
         if not legal:
@@ -61,6 +63,8 @@ def record(table: Table, game: str, seed: int) -> dict[str, Any]:
             session = table.play(session.id, pick(legal, rnd))
         except IllegalAction:
             continue
+        if session.game.is_over(session.state) and session.seq < LENGTH:
+            table.undo(session.id)       # not yet: pick another way on
     return session.record()
 
 
@@ -68,7 +72,7 @@ def longest(table: Table, game: str) -> dict[str, Any]:
     """The longest of a few seeded games, so each game's record is as close to 200
     actions as its rules allow."""
     best: dict[str, Any] = {"actions": []}
-    for seed in range(1, 9):
+    for seed in range(1, 4):
         rec = record(table, game, seed)
         if len(rec["actions"]) > len(best["actions"]):
             best = rec
@@ -78,15 +82,22 @@ def longest(table: Table, game: str) -> dict[str, Any]:
 
 
 def timed(argv: list[str], runs: int) -> dict[str, float]:
+    """Wall time, and the CPU time the process used (user + system: what a busy machine
+    does not inflate)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     subprocess.run(argv, check=True, capture_output=True, env=env)   # bytecode cached
-    times = []
+    walls, cpus = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(argv, check=True, capture_output=True, env=env)
-        times.append(time.perf_counter() - start)
-    return {"median_s": round(statistics.median(times), 3), "best_s": round(min(times), 3),
-            "worst_s": round(max(times), 3)}
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return {"cpu_median_s": round(statistics.median(cpus), 3),
+            "cpu_worst_s": round(max(cpus), 3),
+            "wall_median_s": round(statistics.median(walls), 3),
+            "wall_best_s": round(min(walls), 3)}
 
 
 def main() -> None:
