@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install browser pi-install pi-doctor
+.PHONY: run test install browser broker pi-install pi-doctor
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed" if sys.version_info < (3, 11) else 0)'
@@ -22,7 +22,11 @@ run: install
 browser:
 	@./.ci/ensure-chromium
 
-test: install browser
+# The hub's tests start Debian's Mosquitto themselves (never a downloaded broker).
+broker:
+	@./.ci/ensure-mosquitto
+
+test: install browser broker
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/vulture

@@ -18,3 +18,7 @@ about
 find_spec
 # pytest fixtures a test asks for by name for their effect (or use pytest.mark.usefixtures)
 lgpio_fails, no_decoding
+# paho-mqtt calls the callbacks set on a client with these arguments, and reads the
+# session's expiry from its CONNECT properties (hub/mqtt.py, hub/publish.py, hub/follow.py)
+on_connect, on_disconnect, on_message, on_publish, on_subscribe, userdata, properties
+SessionExpiryInterval

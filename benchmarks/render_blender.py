@@ -33,6 +33,8 @@ from companion.games.shoal.deck import load_deck
 from companion.games.shoal.layout import normalise
 
 TEX_PX_PER_MM = 5.0
+SCAN_PX_PER_MM = 3.0
+"""The deck's pictures as committed: scans at 3 px/mm (the textures are drawn at 5)."""
 SCENE = Path(__file__).with_name("blender_scene.py")
 TABLES: dict[str, dict[str, Any]] = {
     "linen": {"dictionary": "DICT_4X4_50", "marker_mm": 42.0, "size_mm": [500.0, 380.0],
@@ -345,6 +347,16 @@ def job(i: int, name: str, t: dict[str, Any], cards: list[dict[str, Any]], out: 
                        "sensor_mm": sensor, "fstop": rng.uniform(2.0, 4.0)}}
 
 
+def shrink(folder: Path) -> None:
+    """Store the card pictures at :data:`SCAN_PX_PER_MM`, as a user's scans would be."""
+    for png in sorted(folder.glob("*.png")):
+        img = cv2.imread(str(png))
+        scale = SCAN_PX_PER_MM / TEX_PX_PER_MM
+        if img is not None and img.shape[1] > 1:
+            cv2.imwrite(str(png), cv2.resize(img, None, fx=scale, fy=scale,
+                                             interpolation=cv2.INTER_AREA))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", type=Path, default=Path("tests/vision/blender"))
@@ -391,6 +403,7 @@ def main() -> None:
                         [cv2.IMWRITE_JPEG_QUALITY, 90])
     for name in TABLES:
         (out / name / "mat.png").unlink()  # the texture; mat.json is what a user has
+        shrink(out / name / "deck")
     (out / "truth.json").write_text(json.dumps({"photos": photos}, indent=1) + "\n",
                                     encoding="utf-8")
 

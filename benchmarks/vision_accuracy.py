@@ -1,16 +1,17 @@
-"""Camera scoring accuracy and speed on synthetic 1600 x 1200 photos, on one core.
+"""Camera reading accuracy and speed: every synthetic table style and tier, and the
+physically based (Blender) set, read by the readers the CLI and the dashboard use.
 
-    python benchmarks/vision_accuracy.py --n 200 --seed 1 [--preset hard]
+    nice -n 15 .venv/bin/python benchmarks/vision_accuracy.py --n 8 --cli 8
 
-For each reader (Shoal: the shipped deck with generated card art; Tokyo Poo Divers: the
-six named layouts in turn, half the open objects drawings missing from faces.json) it
-photographs ``--n`` scenes through a preset of ``vision.synth`` (default ``table``: every
-distortion at once, each drawn at random below its bound: tilt up to 25 degrees, any
-rotation, distance, barrel distortion, uneven coloured light, glare, shadows, noise,
-blur, JPEG and careless hands; ``hard`` pushes each to the issue's limits) and
-prints one JSON object: per-cell error rate (cells read wrong, missed or made up, over
-true cells), the share of photos read exactly, and milliseconds per photo (JPEG decode
-plus reading; p50, p95). Scene rendering is not timed.
+For each style of :mod:`vision.synth_tables` (mat, paper, section size, card art, faces,
+unseen objects) and each tier (easy, medium, hard) it photographs ``--n`` Shoal shoals and
+``--n`` Tokyo Poo Divers layouts (the named layouts in turn, half the open objects missing
+from faces.json), reads them in this process and counts per-cell errors (cells read
+wrong, missed or made up, over true cells), exact layouts and refusals, with ms per read
+(JPEG decode plus reading; p50, p95). The Blender set (``tests/vision/blender``) is read
+the same way. Then it times ``companion vision read`` as a whole process (start-up, file
+loading, reading, JSON out) on ``--cli`` photos, one process at a time and two at once.
+Prints one JSON object. Scene rendering is not timed.
 """
 
 # ruff: noqa: E402  (BLAS must be told "one thread" before numpy is imported)
@@ -19,14 +20,17 @@ from __future__ import annotations
 import os
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")  # one core, before numpy loads
+    os.environ.setdefault(_var, "1")
 
 import argparse
 import json
 import platform
+import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -34,84 +38,157 @@ import cv2
 import numpy as np
 
 from companion.games.poodivers.layout import named, rows_of
-from companion.games.shoal.deck import load_deck
-from vision import art, matching, poodivers, shoal, synth
-from vision.decks import load_deck as vision_deck
-from vision.decks import load_faces
+from vision import mat, synth
+from vision.decks import load_deck, load_faces
 from vision.errors import VisionError
-from vision.mat import standard
+from vision.poodivers import PooDiversReader
 from vision.reading import Reading
+from vision.shoal import ShoalReader
+from vision.synth_tables import STYLES, TIERS, Table, write_table
+
+BLENDER = Path(__file__).resolve().parents[1] / "tests" / "vision" / "blender"
+LAYOUTS = sorted(named())
+Read = Callable[[np.ndarray], Reading]
 
 
 def errors(truth: dict[str, str], read: dict[str, str]) -> int:
     return sum(truth.get(k) != read.get(k) for k in set(truth) | set(read))
 
 
-Case = tuple[synth.Scene, Callable[[np.ndarray], Reading]]
+def _stats(times: list[float]) -> dict[str, float]:
+    return {"ms_p50": round(float(np.percentile(times, 50)), 1),
+            "ms_p95": round(float(np.percentile(times, 95)), 1),
+            "ms_max": round(max(times), 1)}
 
 
-def run(case: Callable[[int], Case], n: int, seed: int) -> dict[str, Any]:
-    """Photograph and read ``n`` scenes; ``case(seed)`` gives a scene and its reader."""
-    wrong = cells = exact = failed = 0
-    times = []
-    for i in range(n):
-        scene, read = case(seed * 100_000 + i)
-        _, jpeg = cv2.imencode(".jpg", scene.photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
+def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]]) -> dict[str, Any]:
+    """Read each (photo, truth, reader) from a JPEG as a phone sends it."""
+    wrong = cells = exact = refused = photos = 0
+    times: list[float] = []
+    for photo, truth, read in cases:
+        _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
         start = time.perf_counter()
         try:
-            reading = read(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
-            got = reading.cells
+            got = read(cv2.imdecode(jpeg, cv2.IMREAD_COLOR)).cells
         except VisionError:
-            got, failed = {}, failed + 1
+            got, refused = {}, refused + 1
         times.append((time.perf_counter() - start) * 1000)
-        e = errors(scene.cells, got)
-        wrong += e
-        cells += len(scene.cells)
-        exact += e == 0
-    return {"photos": n, "cells": cells, "per_cell_error": round(wrong / cells, 5),
-            "layouts_exact": round(exact / n, 4), "refused": failed,
-            "ms_p50": round(float(np.percentile(times, 50)), 1),
-            "ms_p95": round(float(np.percentile(times, 95)), 1)}
+        e = errors(truth, got)
+        wrong, cells, exact, photos = wrong + e, cells + len(truth), exact + (e == 0), photos + 1
+    return {"photos": photos, "cells": cells, "wrong": wrong,
+            "per_cell_error": round(wrong / max(cells, 1), 5), "layouts_exact": exact,
+            "refused": refused, **_stats(times)}
+
+
+def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Totals over several :func:`measure` results (times: the worst p50/p95)."""
+    out = {k: sum(p[k] for p in parts) for k in ("photos", "cells", "wrong",
+                                                 "layouts_exact", "refused")}
+    out["per_cell_error"] = round(out["wrong"] / max(out["cells"], 1), 5)
+    for k in ("ms_p50", "ms_p95", "ms_max"):
+        out[k] = max(p[k] for p in parts)
+    return out
+
+
+def synth_cases(table: Table, tier: str, game: str, n: int, seed: int
+                ) -> Iterable[tuple[np.ndarray, dict[str, str], Read]]:
+    spec = mat.load(table.mat)
+    if game == "shoal":
+        reader = ShoalReader(load_deck(table.deck), spec)
+        for i in range(n):
+            scene = table.shoal(seed * 1000 + i, tier)
+            yield scene.photo, scene.cells, reader.read
+        return
+    faces = load_faces(table.faces)
+    readers: dict[str, PooDiversReader] = {}
+    for i in range(n):
+        layout = LAYOUTS[i % len(LAYOUTS)]
+        if layout not in readers:
+            readers[layout] = PooDiversReader(faces, spec, tuple(rows_of(layout)))
+        scene = table.poodivers(seed * 1000 + i, tier, layout)
+        yield scene.photo, scene.cells, readers[layout].read
+
+
+def blender_cases(game: str) -> Iterable[tuple[np.ndarray, dict[str, str], Read]]:
+    truth = json.loads((BLENDER / "truth.json").read_text(encoding="utf-8"))
+    for shot in truth["photos"]:
+        if shot["game"] != game:
+            continue
+        table = BLENDER / shot["table"]
+        spec = mat.load(table / "mat.json")
+        reader: Read = (ShoalReader(load_deck(table / "deck"), spec).read if game == "shoal"
+                        else PooDiversReader(load_faces(table / "faces"), spec,
+                                             tuple(rows_of(shot["layout"]))).read)
+        yield cv2.imread(str(BLENDER / shot["file"])), shot["cells"], reader
+
+
+def _cli_run(args: list[str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(args, capture_output=True, text=True, check=False)
+    ms = (time.perf_counter() - start) * 1000
+    if done.returncode != 0:
+        raise SystemExit(f"companion vision read failed: {done.stderr.strip()}")
+    return ms
+
+
+def cli_timing(table: Table, folder: Path, k: int) -> dict[str, Any]:
+    """``companion vision read shoal`` as a whole process, alone and two at once."""
+    companion = str(Path(sys.executable).with_name("companion"))
+    jobs = []
+    for i in range(k):
+        photo = folder / f"cli{i}.jpg"
+        cv2.imwrite(str(photo), table.shoal(90_000 + i, "medium").photo,
+                    [cv2.IMWRITE_JPEG_QUALITY, 92])
+        jobs.append([companion, "vision", "read", "shoal", str(photo), "--deck",
+                     str(table.deck), "--mat", str(table.mat), "--json"])
+    _cli_run(jobs[0])  # the template cache is built once per deck, as on a table
+    alone = [_cli_run(j) for j in jobs]
+    with ThreadPoolExecutor(2) as pool:
+        pairs = list(pool.map(_cli_run, jobs + jobs))
+    return {"photos": k, "one_at_a_time": _stats(alone), "two_at_once": _stats(pairs)}
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--n", type=int, default=200)
+    p.add_argument("--n", type=int, default=8, help="photos per style, tier and game")
+    p.add_argument("--cli", type=int, default=8, help="photos timed through the CLI")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--preset", choices=sorted(synth.PRESETS), default="table")
+    p.add_argument("--styles", nargs="*", default=sorted(STYLES), choices=sorted(STYLES))
     args = p.parse_args()
     cv2.setNumThreads(1)
-    spec = standard("A3")
-    distortions = synth.PRESETS[args.preset]
+    out: dict[str, Any] = {
+        "seed": args.seed, "n": args.n, "photo": list(synth.PHOTO_SIZE),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, python "
+                   f"{platform.python_version()}, opencv {cv2.__version__}, one thread "
+                   "per read",
+        "load_before": os.getloadavg()[0],
+    }
     with tempfile.TemporaryDirectory() as tmp:
         os.environ.setdefault("COMPANION_CACHE", str(Path(tmp) / "cache"))
-        deck_json = load_deck("default").to_json()
-        art.write_deck(Path(tmp) / "deck", deck_json)
-        deck = vision_deck(Path(tmp) / "deck")
-        shoal_templates = matching.shoal_templates(deck)
-        faces = load_faces(art.write_faces(Path(tmp) / "faces"))
-        poo_templates = matching.poo_templates(faces)
-        images = {k: [cv2.imread(str(f)) for f in v] for k, v in faces.faces.items()}
-        layouts = [rows_of(name) for name in sorted(named())]
-
-        out: dict[str, Any] = {
-            "preset": args.preset, "seed": args.seed, "photo": list(synth.PHOTO_SIZE),
-            "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, "
-                       f"python {platform.python_version()}, opencv {cv2.__version__}, "
-                       "1 thread",
-        }
-        def shoal_case(s: int) -> Case:
-            return (synth.shoal_scene(deck_json, spec, s, distortions),
-                    lambda photo: shoal.read(photo, deck, spec, shoal_templates))
-
-        def poodivers_case(s: int) -> Case:
-            rows = layouts[s % len(layouts)]
-            return (synth.poodivers_scene(images, faces.card_mm, rows, spec, s, distortions),
-                    lambda photo: poodivers.read(photo, faces, rows, spec, poo_templates))
-
-        out["shoal"] = run(shoal_case, args.n, args.seed)
-        out["poodivers"] = run(poodivers_case, args.n, args.seed)
+        tables = {name: write_table(STYLES[name], Path(tmp) / name) for name in args.styles}
+        by_tier: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        out["styles"] = {}
+        for name, table in tables.items():
+            out["styles"][name] = {"about": STYLES[name].about}
+            for tier in TIERS:
+                row = {game: measure(synth_cases(table, tier, game, args.n, args.seed))
+                       for game in ("shoal", "poodivers")}
+                out["styles"][name][tier] = row
+                for game, result in row.items():
+                    by_tier.setdefault(game, {}).setdefault(tier, []).append(result)
+        out["tiers"] = {game: {tier: merge(parts) for tier, parts in tiers.items()}
+                        for game, tiers in by_tier.items()}
+        out["all_synthetic"] = {game: merge([r for parts in tiers.values() for r in parts])
+                                for game, tiers in by_tier.items()}
+        if (BLENDER / "truth.json").is_file():
+            out["blender"] = {game: measure(blender_cases(game))
+                              for game in ("shoal", "poodivers")}
+        if args.cli:
+            table = tables.get("offwhite") or next(iter(tables.values()))
+            out["cli"] = {"style": table.style.name, **cli_timing(table, Path(tmp), args.cli)}
+    out["load_after"] = os.getloadavg()[0]
     print(json.dumps(out))
+
 
 if __name__ == "__main__":
     main()

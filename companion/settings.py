@@ -11,6 +11,10 @@ the one ``--config`` names; flags win over the file::
     camera = "0"                      # a camera index, device or image file
     show_pin = false                  # show the PIN on every start page, not just the Pi's
     threads = 64                      # waitress's worker threads
+    hub = "mqtt://192.168.1.10:1883"  # publish every game to a hub's MQTT broker
+    table = "table-1"                 # this table's name there (and its broker user)
+    hub_username = "table-1"          # the broker user (default: the table's name)
+    hub_password = "..."              # its broker password
     [hardware]                        # pins, port, durations: see hardware.md
     [vision]                          # files for "score from camera"
     deck = "/home/pi/shoal"
@@ -74,6 +78,11 @@ class Settings:
     hardware: Mapping[str, Any] = field(default_factory=dict)
     """The ``[hardware]`` table, checked by :meth:`hardware_config` when the timer opens."""
     vision: Mapping[str, Any] = field(default_factory=dict)
+    hub: str | None = None
+    """The broker to publish every game to (``mqtt://HOST:PORT``); ``None``: no hub."""
+    table: str | None = None
+    hub_username: str | None = None
+    hub_password: str | None = None
 
     @classmethod
     def load(cls, path: Path | None = None, **flags: Any) -> Settings:

@@ -4,6 +4,11 @@ One file, WAL mode, ``synchronous=FULL``: an action is acknowledged only after i
 is committed, so after a power cut the log holds every acknowledged action and nothing
 else. Undo never deletes: it marks the last active action as undone; redo appends the
 undone action again. Schema versions migrate forward with ``PRAGMA user_version``.
+
+A session's *changes* (its creation, then every play, undo and redo, in the order they
+happened) can be read back with :meth:`Store.changes`; :meth:`Store.mark_published`
+records how many of them a copy elsewhere (the hub) has acknowledged, so a publisher
+catches up from the log after an outage or a restart.
 """
 
 from __future__ import annotations
@@ -69,6 +74,19 @@ class SessionRow:
 
 
 @dataclass(frozen=True)
+class Change:
+    """One change to a session. ``n`` counts from 1 (the creation); ``kind`` is
+    ``create``, ``play``, ``undo`` or ``redo``; ``action`` is the action played, undone or
+    redone (``None`` for the creation); ``seq`` the number of active actions after it."""
+
+    n: int
+    kind: str
+    action: dict[str, Any] | None
+    seq: int
+    at: float
+
+
+@dataclass(frozen=True)
 class LogEntry:
     """One row of a session's history: an action, whether it was undone, when."""
 
@@ -106,6 +124,22 @@ def _v1(db: sqlite3.Connection) -> None:
     )
 
 
+def _v2(db: sqlite3.Connection) -> None:
+    # When an undo happened (``undone_at`` is an id mark, not a time), and how many of a
+    # session's changes were acknowledged by a copy elsewhere.
+    _run_script(
+        db,
+        """
+        ALTER TABLE actions ADD COLUMN undone_time REAL;
+        CREATE TABLE published (
+            session_id INTEGER PRIMARY KEY REFERENCES sessions(id),
+            changes INTEGER NOT NULL,
+            at REAL NOT NULL
+        )
+        """
+    )
+
+
 def _run_script(db: sqlite3.Connection, script: str) -> None:
     """Run ``;``-separated statements inside the caller's transaction (``executescript``
     would commit it)."""
@@ -115,7 +149,7 @@ def _run_script(db: sqlite3.Connection, script: str) -> None:
 
 
 # Forward migrations: MIGRATIONS[n] takes a database at user_version n to n + 1.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -123,7 +157,10 @@ class Store:
     """The event store. Safe to share between threads; other processes may open the
     same file at the same time (SQLite's locking serialises writers)."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, durable: bool = True) -> None:
+        """``durable=False``: this connection's commits skip the fsync (WAL's
+        ``synchronous=NORMAL``), for bookkeeping a power cut may undo without harm (what
+        was published is then published again)."""
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -131,7 +168,7 @@ class Store:
                 self.path, check_same_thread=False, isolation_level=None, timeout=10
             )
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._lock = threading.RLock()
             self._migrate()
@@ -296,7 +333,8 @@ class Store:
             if row is None:
                 return None
             mark = db.execute("SELECT COALESCE(MAX(id), 0) FROM actions").fetchone()[0]
-            db.execute("UPDATE actions SET undone_at = ? WHERE id = ?", (mark, row[0]))
+            db.execute("UPDATE actions SET undone_at = ?, undone_time = ? WHERE id = ?",
+                       (mark, time.time(), row[0]))
             db.execute(
                 "UPDATE sessions SET updated = ?, over = 0 WHERE id = ?",
                 (time.time(), session_id),
@@ -319,6 +357,71 @@ class Store:
                 (session_id,),
             ).fetchone()
         return LogEntry(row[0], json.loads(row[1]), row[2], True, row[4]) if row else None
+
+    # Changes and what was published of them ------------------------------------
+
+    def changes(self, session_id: int, after: int = 0) -> list[Change]:
+        """The session's changes numbered ``after + 1`` on, in the order they happened.
+
+        An undo marks its row with the largest action id at the time, so a change's place
+        is its row id (play, redo) or its mark (undo, after the rows up to the mark; of
+        two undos with one mark, the later-logged row was undone first).
+        """
+        with self._lock:
+            head = self._db.execute("SELECT created FROM sessions WHERE id = ?",
+                                    (session_id,)).fetchone()
+            rows = self._db.execute(
+                "SELECT id, action, at, undone_at, undone_time, redo_of FROM actions"
+                " WHERE session_id = ? ORDER BY id",
+                (session_id,),
+            ).fetchall()
+        if head is None:
+            return []
+        marks: list[tuple[tuple[int, int, int], str, str, float]] = []
+        for rid, action, at, undone_at, undone_time, redo_of in rows:
+            marks.append(((rid, 0, 0), "redo" if redo_of else "play", action, at))
+            if undone_at is not None:
+                marks.append(((undone_at, 1, -rid), "undo", action, undone_time or at))
+        marks.sort(key=lambda m: m[0])
+        out = [Change(1, "create", None, 0, head[0])] if after < 1 else []
+        seq = 0
+        for n, (_, kind, action, at) in enumerate(marks, start=2):
+            seq += -1 if kind == "undo" else 1
+            if n > after:
+                out.append(Change(n, kind, json.loads(action), seq, at))
+        return out
+
+    def unpublished(self) -> list[tuple[int, int, int]]:
+        """``(session id, changes, published)`` of every session with changes not yet
+        acknowledged, the oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                """
+                SELECT s.id, 1 + COUNT(a.id) + COUNT(a.undone_at) AS total,
+                       COALESCE(p.changes, 0) AS done
+                FROM sessions s LEFT JOIN actions a ON a.session_id = s.id
+                LEFT JOIN published p ON p.session_id = s.id
+                GROUP BY s.id HAVING total > done ORDER BY s.id
+                """
+            ).fetchall()
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    def published(self, session_id: int) -> int:
+        """How many of the session's changes were acknowledged (0 if none)."""
+        with self._lock:
+            row = self._db.execute("SELECT changes FROM published WHERE session_id = ?",
+                                   (session_id,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def mark_published(self, session_id: int, changes: int) -> None:
+        """Record that the first ``changes`` changes were acknowledged (never goes back)."""
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO published (session_id, changes, at) VALUES (?, ?, ?)"
+                " ON CONFLICT(session_id) DO UPDATE SET changes = MAX(changes,"
+                " excluded.changes), at = excluded.at",
+                (session_id, changes, time.time()),
+            )
 
     def count(self, session_id: int) -> int:
         with self._lock:

@@ -51,7 +51,7 @@ def settings(args: argparse.Namespace) -> Settings:
     """Defaults, then the config file, then the flags given on the command line."""
     return Settings.load(args.config, host=args.host, port=args.port, db=args.db,
                          pin=args.pin, timer=args.timer, camera=args.camera,
-                         threads=args.threads)
+                         threads=args.threads, hub=args.hub, table=args.table)
 
 
 def secret_key(data_dir: Path) -> str:
@@ -75,6 +75,24 @@ def open_timer(spec: str, table: Any, hardware: Mapping[str, Any],
         return open_timer(spec, table, hardware, state_file=state_file), None
     except (HardwareError, OSError, ValueError, RuntimeError) as err:
         return None, f"cannot open the {spec} timer: {err}"
+
+
+def start_publishing(table: Any, conf: Settings) -> tuple[Any, str | None]:
+    """With ``hub`` set, the hub package's publisher of this table's games (or why not)."""
+    if not conf.hub:
+        return None, None
+    try:
+        from hub.publish import start_publisher
+    except ImportError as err:
+        return None, f"--hub needs the hub package ({err})"
+    try:
+        publisher = start_publisher(table, conf.hub, conf.table, conf.hub_username,
+                                    conf.hub_password)
+    except ValueError as err:
+        return None, str(err)
+    print(f"companion: publishing every game to {publisher.url} as table {publisher.name}",
+          file=sys.stderr, flush=True)
+    return publisher, None
 
 
 def loud(*lines: str) -> str:
@@ -121,6 +139,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(warning, file=sys.stderr)
     if timer is None:
         print(f"companion: {problem}; the dashboard runs without a timer", file=sys.stderr)
+    publisher, trouble = start_publishing(table, conf)
+    if trouble:
+        print(f"companion: {trouble}", file=sys.stderr)
+        if timer is not None and hasattr(timer, "close"):
+            timer.close()
+        return 2
     from web.app import create_app
     app = create_app(table, {
         "TABLE_PIN": pin, "SECRET_KEY": key, "TIMER": timer, "TIMER_SPEC": spec,
@@ -140,6 +164,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         if timer is not None and hasattr(timer, "close"):
             timer.close()
+        if publisher is not None:
+            publisher.close()
     return 0
 
 
@@ -159,4 +185,8 @@ def register(sub: Any) -> None:
                    help="config file (default ~/.config/companion/config.toml)")
     s.add_argument("--threads", type=int, default=None,
                    help="worker threads (default 64)")
+    s.add_argument("--hub", default=None, help="publish every game to the hub's MQTT broker, "
+                   "mqtt://HOST:PORT (default: none)")
+    s.add_argument("--table", default=None, help="this table's name at the hub (and its "
+                   "broker user)")
     s.set_defaults(func=cmd_serve)

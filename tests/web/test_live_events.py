@@ -47,7 +47,9 @@ def play(table: Table, sid: int, rnd: random.Random, moves: int) -> None:
             table.undo(sid)
             moves -= 1
             continue
-        legal = [o.to_json() for o in session.game.legal(session.state)]
+        # no Dr. Shark tally: it would end the game at once (its choice is the dossiers
+        # as they stand, so it is always a legal pick)
+        legal = [o.to_json() for o in session.game.legal(session.state) if o.type != "tally"]
         try:
             table.play(sid, pick(legal, rnd))
         except IllegalAction:

@@ -18,7 +18,7 @@ from web import commands
 
 def args(**given: object) -> argparse.Namespace:
     base = dict.fromkeys(("host", "port", "db", "pin", "timer", "camera", "threads",
-                          "config"))
+                          "config", "hub", "table"))
     base.update(given)
     return argparse.Namespace(**base)
 

@@ -3,11 +3,13 @@
 // settled the reading gives no score and no verdict.
 "use strict";
 window.CAMERA = (function () {
-  // The reading's cells with the player's fixes applied ("" or null: no card there).
+  const NO_CARD = "no-card";  // the reader's value for bare mat
+
+  // The reading's cells with the player's fixes applied ("" or no-card: no card there).
   function resolved(result, fixes) {
     const cells = Object.assign({}, result.cells || {});
     for (const [cell, value] of Object.entries(fixes)) {
-      if (value) cells[cell] = value;
+      if (value && value !== NO_CARD) cells[cell] = value;
       else delete cells[cell];
     }
     return cells;

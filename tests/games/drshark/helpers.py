@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from companion.engine import replay
 from companion.games.drshark import GAME, DrSharkState
 
 PAIR = ["Ann", "Ben"]
@@ -12,9 +13,8 @@ FOUR = ["Ann", "Ben", "Cid", "Dan"]
 
 
 def play(state: DrSharkState, *actions: dict[str, Any]) -> DrSharkState:
-    for action in actions:
-        state = GAME.apply(state, action)
-    return state
+    out: DrSharkState = replay(GAME, state, actions)
+    return out
 
 
 def searching(space: str, players: list[str] | None = None, **options: Any) -> DrSharkState:

@@ -165,7 +165,10 @@ def test_ending_the_turn_after_the_clock_without_select_sends_the_fistful_back(
     # RULINGS.md: the dossier phase begun without a select means nothing was selected
     state = play(searching("D-light"), FISTFUL, {"type": clock})
     assert "end_turn" in types(state)
-    state = play(state, {"type": "end_turn"})
+    after = play(state, {"type": "end_turn"})
+    assert GAME.describe(state, {"type": "end_turn"}, after) == (
+        "Ann selected nothing in time (the fistful goes back to the bag) and ended the turn.")
+    state = after
     assert state.player == "Ben" and state.phase == "move"
     assert state.dossiers["Ann"].clues == ()
     assert set(FISTFUL["clues"]) <= state.bag

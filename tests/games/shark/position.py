@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
+from companion.engine import ReplayError, replay
 from companion.games.shark import GAME, SharkState
 from companion.grid import Cell
 
@@ -48,9 +49,12 @@ def holding(state: SharkState, player: str, cash: int | None = None, **shares: i
 
 
 def play(state: SharkState, *actions: dict[str, Any]) -> SharkState:
-    for action in actions:
-        state = GAME.apply(state, action)
-    return state
+    """The state after ``actions``; a refusal is raised as the rule's own error."""
+    try:
+        out: SharkState = replay(GAME, state, actions)
+    except ReplayError as err:
+        raise err.error from None
+    return out
 
 
 def roll(company: str, area: str) -> dict[str, Any]:

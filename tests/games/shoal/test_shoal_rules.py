@@ -57,6 +57,19 @@ def test_session_play_refuses_illegal_cards_and_stores_nothing(tmp_path: Path) -
     assert table.get(session.id).seq == 1
 
 
+def test_the_log_says_the_card_the_cards_laid_and_the_fish_in_view() -> None:
+    actions = _rulebook()
+    start = GAME.new(["Ann", "Ben"], {"goal": "G1"})
+    first = GAME.apply(start, actions[0])
+    assert GAME.describe(start, actions[0], first) == (
+        "Ann laid F22 at [0, 0]: 1 card laid, 4 fish in view.")
+    before = replay(GAME, start, actions[:-1])
+    end = GAME.apply(before, actions[-1])
+    assert GAME.describe(before, actions[-1], end) == (
+        "Ben laid F12 at [1, 2]: 10 cards laid, 33 fish in view. The game is over: every "
+        "player has laid 10 cards.")
+
+
 def test_unknown_action_type() -> None:
     state = GAME.new(["Ann", "Ben"], {"goal": "G1"})
     with pytest.raises(Malformed, match="unknown action 'draw': Shoal has play"):

@@ -104,7 +104,8 @@
     if (reading) {
       const cam = window.CAMERA;
       const unsure = cam.open(reading.result, fixes);
-      parts.push(cam.panel(h, reading.result, fixes, (value) => value || "no card",
+      parts.push(cam.panel(h, reading.result, fixes,
+        (value) => (!value || value === "no-card" ? "no card" : value),
         (cell, value) => { fixes[cell] = value; ctx.rerender(); }));
       // Both pictures shifted so their smallest x and y are 0, as the camera reports.
       const layout = { cells: normalise(v.state.shoals[reading.player].cells) };
