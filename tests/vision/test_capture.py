@@ -12,7 +12,7 @@ import pytest
 
 from companion.cli import main
 from companion.games.shoal.deck import load_deck
-from vision import mat, matching, shoal, synth
+from vision import mat, shoal, synth
 from vision.decks import load_deck as vision_deck
 from vision.images import load as read_image
 
@@ -44,9 +44,8 @@ def test_capture_deck_writes_card_images_the_reader_can_use(tmp_path: Path,
         assert max(scores, key=lambda k: scores[k]) == cid and scores[cid] > 0.9
     # and reading a shoal against the captured images works
     captured_deck = vision_deck(folder)
-    templates = matching.shoal_templates(captured_deck)
     s = synth.shoal_scene(deck, mat.standard(), 77, synth.PRESETS["tilt"])
-    assert shoal.read(s.photo, captured_deck, mat.standard(), templates).cells == s.cells
+    assert shoal.ShoalReader(captured_deck, mat.standard()).read(s.photo).cells == s.cells
 
 
 def test_capture_deck_refuses_what_it_cannot_use(tmp_path: Path,

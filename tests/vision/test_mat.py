@@ -52,16 +52,38 @@ def test_the_png_says_its_dpi_so_it_prints_at_true_size(tmp_path: Path) -> None:
 
 def test_any_mat_json_works(tmp_path: Path) -> None:
     """Another size, other ids, markers not in the corners."""
-    custom = {"dictionary": "DICT_4X4_50", "marker_mm": 30,
+    custom = {"dictionary": "DICT_4X4_50", "marker_mm": 30, "size_mm": [310, 225],
               "markers": {"7": [150, 25], "11": [280, 110], "23": [150, 195], "42": [20, 110]}}
     (tmp_path / "mat.json").write_text(json.dumps(custom))
     spec = mat.load(tmp_path)
-    assert spec.size_mm == (310.0, 225.0)
+    assert spec.size_mm == (310.0, 225.0) and spec.origin_mm == (0.0, 0.0)
     scene = synth.mat_scene(spec, 3, synth.Distortions(tilt_deg=20, rotation_deg=90))
     assert corner_error_mm(spec, scene) < 1.0
     view = mat.detect(spec, scene.photo)
     assert view.found == [7, 11, 23, 42]
     assert view.rectified.shape[:2] == (450, 620)  # 2 px per mm
+
+
+def test_without_size_mm_only_the_markers_bounding_box_is_mat(tmp_path: Path) -> None:
+    """Nothing is guessed beyond the markers' outer edges (DESIGN.md)."""
+    markers = {"7": [150, 25], "11": [280, 110], "23": [150, 195], "42": [20, 110]}
+    sized = mat.MatSpec("DICT_4X4_50", 30, {int(k): (float(v[0]), float(v[1]))
+                                             for k, v in markers.items()}, (310, 225))
+    (tmp_path / "mat.json").write_text(json.dumps({"marker_mm": 30, "markers": markers}))
+    spec = mat.load(tmp_path)
+    assert spec.origin_mm == (5.0, 10.0) and spec.size_mm == (290.0, 200.0)
+    assert not spec.sized and "size_mm" not in spec.to_json()
+    scene = synth.mat_scene(sized, 4, synth.Distortions(tilt_deg=20, rotation_deg=90))
+    view = mat.detect(spec, scene.photo)
+    assert view.rectified.shape[:2] == (400, 580)
+    # the rectified area's corner pixel is marker 42's left edge and marker 7's top edge
+    assert view.px_to_mm(0, 0) == (5.0, 10.0)
+    straight = mat.detect(sized, scene.photo).rectified
+    assert np.abs(straight[20:420, 10:590].astype(int) - view.rectified).mean() < 3
+    (tmp_path / "mat.json").write_text(json.dumps({"marker_mm": 30, "markers": markers,
+                                                   "size_mm": [200, 225]}))
+    with pytest.raises(VisionError, match="marker 11 lies outside size_mm"):
+        mat.load(tmp_path)
 
 
 def test_a_photo_without_enough_markers_is_refused(a3: mat.MatSpec) -> None:

@@ -12,7 +12,7 @@ import pytest
 from companion.cli import main
 from companion.games.shoal.deck import Deck, load_deck
 from companion.games.shoal.scoring import score
-from vision import matching, shoal, synth
+from vision import shoal, synth
 from vision.decks import load_deck as vision_deck
 from vision.images import load as read_image
 from vision.mat import MatSpec
@@ -33,8 +33,8 @@ def deck(deck_dir: Path) -> Deck:
 
 
 @pytest.fixture(scope="module")
-def templates(deck: Deck) -> matching.Templates:
-    return matching.shoal_templates(deck)
+def reader(deck: Deck, a3: MatSpec) -> shoal.ShoalReader:
+    return shoal.ShoalReader(deck, a3)
 
 
 def scene(deck: Deck, a3: MatSpec, seed: int, preset: str) -> synth.Scene:
@@ -42,39 +42,39 @@ def scene(deck: Deck, a3: MatSpec, seed: int, preset: str) -> synth.Scene:
 
 
 @pytest.mark.parametrize("seed", [11, 12, 13])
-def test_clean_photos_are_read_exactly(deck: Deck, templates: matching.Templates,
+def test_clean_photos_are_read_exactly(deck: Deck, reader: shoal.ShoalReader,
                                        a3: MatSpec, seed: int) -> None:
     s = scene(deck, a3, seed, "clean")
-    reading = shoal.read(s.photo, deck, a3, templates)
+    reading = reader.read(s.photo)
     assert reading.cells == s.cells
-    assert min(reading.confidence.values()) > 0.2
+    assert min(reading.confidence.values()) > 0.5
     xs = [int(c.split(",")[0]) for c in reading.cells]
     ys = [int(c.split(",")[1]) for c in reading.cells]
     assert min(xs) == 0 and min(ys) == 0
 
 
 def test_every_distortion_alone_keeps_the_reading_nearly_exact(
-        deck: Deck, templates: matching.Templates, a3: MatSpec) -> None:
+        deck: Deck, reader: shoal.ShoalReader, a3: MatSpec) -> None:
     wrong = total = 0
     for preset in synth.PRESETS:
         if preset in ("clean", "hard"):
             continue
         s = scene(deck, a3, 100 + len(preset), preset)
-        reading = shoal.read(s.photo, deck, a3, templates)
+        reading = reader.read(s.photo)
         wrong += errors(s.cells, reading.cells)
         total += len(s.cells)
     assert total > 200
     assert wrong / total <= 0.02, f"{wrong} of {total} cells wrong"
 
 
-def test_hard_photos_stay_above_the_accuracy_bound(deck: Deck, templates: matching.Templates,
+def test_hard_photos_stay_above_the_accuracy_bound(deck: Deck, reader: shoal.ShoalReader,
                                                    a3: MatSpec) -> None:
     """Everything at once: tilt, spin, distance, lens, light, glare, shadow, noise, blur,
     JPEG, careless hands."""
     wrong = total = 0
     for seed in range(200, 206):
         s = scene(deck, a3, seed, "hard")
-        reading = shoal.read(s.photo, deck, a3, templates)
+        reading = reader.read(s.photo)
         wrong += errors(s.cells, reading.cells)
         total += len(s.cells)
     assert wrong / total <= 0.05, f"{wrong} of {total} cells wrong"
@@ -110,7 +110,7 @@ def test_cli_prints_the_vision_contract_and_an_overlay(deck_dir: Path, deck: Dec
     assert main(["vision", "read", "shoal", str(photo), "--deck", str(deck_dir / "deck.json"),
                  "--json", "--overlay", str(overlay)]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"game", "cells", "confidence", "ms"} and out["game"] == "shoal"
+    assert {"game", "cells", "confidence", "ms"} <= set(out) and out["game"] == "shoal"
     assert out["cells"] == s.cells
     assert set(out["confidence"]) == set(out["cells"])
     assert all(0 <= v <= 1 for v in out["confidence"].values())
