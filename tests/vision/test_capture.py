@@ -14,6 +14,7 @@ from companion.cli import main
 from companion.games.shoal.deck import load_deck
 from vision import mat, shoal, synth
 from vision.decks import load_deck as vision_deck
+from vision.images import load as read_image
 
 
 def test_capture_deck_writes_card_images_the_reader_can_use(tmp_path: Path,
@@ -34,10 +35,10 @@ def test_capture_deck_writes_card_images_the_reader_can_use(tmp_path: Path,
     assert [c["image"] for c in written["cards"]] == [f"{i}.png" for i in ids]
     # each captured image looks like the card it is named after, not like another one
     for cid in ("F01", "F17", "F40"):
-        captured = cv2.imread(str(folder / f"{cid}.png")).astype(np.float32)
+        captured = read_image(folder / f"{cid}.png").astype(np.float32)
         scores = {}
         for other in ("F01", "F17", "F40"):
-            ref = cv2.resize(cv2.imread(str(deck_dir / f"{other}.png")),
+            ref = cv2.resize(read_image(deck_dir / f"{other}.png"),
                              captured.shape[1::-1], interpolation=cv2.INTER_AREA)
             scores[other] = np.corrcoef(captured.ravel(), ref.astype(np.float32).ravel())[0, 1]
         assert max(scores, key=lambda k: scores[k]) == cid and scores[cid] > 0.9

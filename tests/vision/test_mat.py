@@ -13,6 +13,7 @@ import pytest
 from companion.cli import main
 from vision import mat, synth
 from vision.errors import VisionError
+from vision.images import load as read_image
 
 
 def corner_error_mm(spec: mat.MatSpec, scene: synth.Scene) -> float:
@@ -28,7 +29,7 @@ def test_printed_mat_round_trip_is_within_a_millimetre(tmp_path: Path) -> None:
     assert main(["vision", "mat", "--out", str(png), "--json", str(js), "--dpi", "100"]) == 0
     spec = mat.load(js)
     assert spec.size_mm == (420.0, 297.0) and sorted(spec.markers) == [0, 1, 2, 3]
-    printed = cv2.imread(str(png))
+    printed = read_image(png)
     assert printed.shape[:2] == (round(297 / 25.4 * 100), round(420 / 25.4 * 100))
     # the printed sheet, photographed through every camera distortion but the lens's
     camera = synth.Distortions(tilt_deg=30, rotation_deg=180, fill=(0.6, 0.95), light=0.8,
@@ -45,7 +46,7 @@ def test_the_png_says_its_dpi_so_it_prints_at_true_size(tmp_path: Path) -> None:
     i = data.index(b"pHYs")
     ppm_x, ppm_y, unit = struct.unpack(">IIB", data[i + 4:i + 13])
     assert (ppm_x, ppm_y, unit) == (round(150 / 0.0254), round(150 / 0.0254), 1)
-    found = mat.find_markers(mat.standard("A4"), cv2.imread(str(png)))
+    found = mat.find_markers(mat.standard("A4"), read_image(png))
     assert sorted(found) == [0, 1, 2, 3]
 
 

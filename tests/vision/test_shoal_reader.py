@@ -14,10 +14,17 @@ from companion.games.shoal.deck import Deck, load_deck
 from companion.games.shoal.scoring import score
 from vision import shoal, synth
 from vision.decks import load_deck as vision_deck
+from vision.images import load as read_image
 from vision.mat import MatSpec
 from vision.scoring import layouts_from_photos
 
 from .helpers import errors
+
+
+def cell(text: str) -> tuple[int, int]:
+    """``"x,y"`` as the layout's (x, y)."""
+    x, y = text.split(",")
+    return int(x), int(y)
 
 
 @pytest.fixture(scope="module")
@@ -85,8 +92,7 @@ def test_score_from_a_photo_equals_the_score_of_the_true_layout(deck_dir: Path, 
         cv2.imwrite(str(path), s.photo)
         photos.append(path)
     goal = load_deck(deck_dir).goals["G1"]
-    truth = {name: {tuple(map(int, c.split(","))): v for c, v in s.cells.items()}
-             for name, s in scenes.items()}
+    truth = {name: {cell(c): v for c, v in s.cells.items()} for name, s in scenes.items()}
     seen = dict(zip(scenes, layouts_from_photos(photos, deck_dir, None), strict=True))
     assert seen == truth
     expected = score(truth, goal)
@@ -108,7 +114,7 @@ def test_cli_prints_the_vision_contract_and_an_overlay(deck_dir: Path, deck: Dec
     assert out["cells"] == s.cells
     assert set(out["confidence"]) == set(out["cells"])
     assert all(0 <= v <= 1 for v in out["confidence"].values())
-    drawn = cv2.imread(str(overlay))
+    drawn = read_image(overlay)
     assert drawn.shape == s.photo.shape and (drawn != s.photo).any()
 
 
@@ -117,7 +123,7 @@ def test_unreadable_input_exits_2_with_what_to_do(deck_dir: Path, tmp_path: Path
     text = tmp_path / "notes.jpg"
     text.write_text("not a photo")
     blank = tmp_path / "wall.png"
-    cv2.imwrite(str(blank), 128 + 0 * cv2.imread(str(deck_dir / "F01.png")))
+    cv2.imwrite(str(blank), 128 + 0 * read_image(deck_dir / "F01.png"))
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "deck.json").write_text('{"section_mm": [44, 31.5], "cards": []}')
     cases = [

@@ -29,6 +29,7 @@ def readers(user_table: Tables) -> Callable[[str, str], Callable[[Scene], Readin
     def get(style: str, game: str) -> Callable[[Scene], Reading]:
         table = user_table(style)
         spec = mat.load(table.mat)
+        reader: ShoalReader | PooDiversReader
         if game == "shoal":
             reader = ShoalReader(load_deck(table.deck), spec)
         else:

@@ -81,7 +81,8 @@ def test_area_d_after_the_clapper_and_a_confirmed_tally(server: Server,
                                           "options": {}})["id"]
     view = play(server, sid, {"type": "move", "space": "D-light"}, {"type": "start_search"})
     catalogue = {c["id"]: c for c in view["state"]["catalogue"]["clues"]}
-    fistful, colours = [], set()
+    fistful: list[str] = []
+    colours: set[str] = set()
     for cid in next(e for e in view["legal"] if e["type"] == "fistful")["choices"]["clues"]:
         clue = catalogue[cid]
         if not clue.get("shark") and clue["category"] not in colours and len(fistful) < 3:

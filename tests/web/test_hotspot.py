@@ -114,6 +114,7 @@ def test_the_start_page_shows_the_wifi_code_then_the_dashboard(
         for img in ("#join-wifi img.qr", ".join:not(#join-wifi) img.qr"):
             page.locator(img).screenshot(path=str(tmp_path / "qr.png"))
             qr = cv2.imread(str(tmp_path / "qr.png"))          # enlarged, with a quiet zone
+            assert qr is not None
             big = cv2.copyMakeBorder(cv2.resize(qr, None, fx=3, fy=3,
                                                 interpolation=cv2.INTER_NEAREST),
                                      40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(255, 255, 255))

@@ -22,7 +22,7 @@ def lines(seed: int, actions: int = 400) -> list[tuple[dict, object, object, str
     game = games.get("shark")
     rnd = random.Random(seed)
     state = game.new(["Ann", "Ben", "Cid"], {})
-    out = []
+    out: list[tuple[dict, object, object, str]] = []
     while len(out) < actions and not game.is_over(state):
         option = rnd.choice(game.legal(state))
         action = {"type": option.type}
