@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install browser broker pi-install pi-doctor
+.PHONY: run test install browser broker micropython pi-install pi-doctor
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed" if sys.version_info < (3, 11) else 0)'
@@ -22,11 +22,22 @@ run: install
 browser:
 	@./.ci/ensure-chromium
 
+# The firmware tests run it under real MicroPython: its WebAssembly port, on node, at the
+# version pinned in tests/firmware/board/package-lock.json.
+MICROPYTHON := tests/firmware/board/node_modules/.package-lock.json
+
+$(MICROPYTHON): tests/firmware/board/package-lock.json
+	@./.ci/ensure-node
+	cd tests/firmware/board && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+micropython: $(MICROPYTHON)
+
 # The hub's tests start Debian's Mosquitto themselves (never a downloaded broker).
 broker:
 	@./.ci/ensure-mosquitto
 
-test: install browser broker
+test: install browser broker micropython
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/vulture

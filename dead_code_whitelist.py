@@ -4,8 +4,10 @@ reads or calls them. Add a name here only with the library that uses it."""
 
 # gpiozero calls a button's handlers (companion/hardware/gpio.py)
 when_pressed, when_held, when_released
-# pyserial's LineReader reads these and calls handle_line (companion/hardware/serial_box.py)
-TERMINATOR, ENCODING, UNICODE_HANDLING, handle_line
+# pyserial's ReaderThread calls its protocol's connection_made (companion/hardware/serial_box.py)
+connection_made
+# machine.Timer.init's keyword, as MicroPython's (tests/firmware/board/machine.py)
+hard
 # a signal handler's signature (companion/hardware/commands.py)
 signum
 # Flask reads these (web/app.py, web/auth.py)

@@ -43,8 +43,8 @@ esac
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
     die "Python 3.11 or newer is needed; this system has $(python3 --version 2>&1)"
 
-# The doctor as the service runs: its user, its working directory, its environment.
-service_doctor() {
+# COMMAND... as the service runs: its user, its working directory, its environment.
+as_service() {
     local unit_env=() passed=() runtime
     unit_value() { sed -n "s/^$1=//p" "$UNIT" | tail -n 1; }
     mapfile -t unit_env < <(sed -n 's/^Environment=//p' "$UNIT")
@@ -52,10 +52,13 @@ service_doctor() {
     install -d -o companion -g companion -m 0750 "$runtime"
     # for tests: a mock pin factory where no pins exist
     [ -n "${GPIOZERO_PIN_FACTORY:-}" ] && passed+=("GPIOZERO_PIN_FACTORY=$GPIOZERO_PIN_FACTORY")
-    say "companion doctor, as the service runs it:"
     (cd "$(unit_value WorkingDirectory)" &&
-        runuser -u companion -- env -i PATH=/usr/bin:/bin "${unit_env[@]}" "${passed[@]}" \
-            "$PREFIX/.venv/bin/companion" doctor)
+        runuser -u companion -- env -i PATH=/usr/bin:/bin "${unit_env[@]}" "${passed[@]}" "$@")
+}
+
+service_doctor() {
+    say "companion doctor, as the service runs it:"
+    as_service "$PREFIX/.venv/bin/companion" doctor
 }
 
 if [ $DOCTOR_ONLY = 1 ]; then
@@ -147,6 +150,14 @@ if [ $systemd = 1 ]; then
     systemctl stop companion 2>/dev/null || true   # it would hold the pins the doctor checks
 fi
 systemctl enable companion 2>&1 | sed 's/^/pi-install: /'
+
+# The table PIN, made now as `companion serve` makes it on its first start (and kept).
+as_service "$PREFIX/.venv/bin/python" -c 'from companion.settings import ConfigError, Settings
+try:
+    pin, new = Settings.load().table_pin()
+except (ConfigError, OSError) as err:
+    raise SystemExit(f"pi-install: no table PIN yet ({err}); the doctor says more")
+print(f"pi-install: the table PIN is {pin}" + (" (new)" if new else ""))' || true
 
 set +e
 service_doctor

@@ -4,8 +4,14 @@ the host is slow or gone.
 ``Box`` is fed host lines, button levels and the time (milliseconds from any counter);
 it returns the lines to send and drives its parts through three calls:
 ``parts.solenoid(on)``, ``parts.buzzer(on)`` and ``parts.leds(fraction)``. Under
-MicroPython ``diff`` and ``add`` are ``time.ticks_diff`` and ``time.ticks_add`` (the
-counter wraps); elsewhere plain subtraction and addition.
+MicroPython ``diff`` and ``add`` are ``time.ticks_diff`` and ``time.ticks_add``;
+elsewhere plain subtraction and addition.
+
+MicroPython's millisecond counter wraps every 2^30 ms and ``ticks_diff`` is only right
+for times less than 2^29 ms (6.2 days) apart, so no tick is kept longer than it is
+needed: a button's last edge is moved up to ``now - LONG_AGO`` at every read. The loop
+must call :meth:`Box.button` and :meth:`Box.poll` more often than every few days (the
+Pico's does so every few milliseconds).
 """
 
 from firmware import protocol
@@ -14,7 +20,7 @@ DEBOUNCE_MS = 30
 REPORT_MS = 1000
 WARNING_BEEP_MS = 80
 TIME_UP_BEEP_MS = 1000
-BUTTONS = ("START", "STOP", "NEXT")
+BUTTONS = protocol.BUTTONS
 
 
 def _subtract(a, b):
@@ -57,18 +63,18 @@ class Box:
                 raise line
             command, ms = protocol.parse(line)
         except protocol.ProtocolError as err:
-            return ["ERR " + str(err)]
-        if command == "HELLO":
-            return ["READY " + protocol.NAME + " " + protocol.VERSION]
-        if command == "PING":
-            return ["PONG"]
-        if command == "CLAP":
+            return [protocol.line(protocol.ERR, str(err))]
+        if command == protocol.HELLO:
+            return [protocol.line(protocol.READY, protocol.NAME + " " + protocol.VERSION)]
+        if command == protocol.PING:
+            return [protocol.line(protocol.PONG)]
+        if command == protocol.CLAP:
             self._pulse(now)
             return []
-        if command == "STOP":
+        if command == protocol.STOP:
             left = self.left(now) if self.running else 0
             self._halt()
-            return ["STOPPED " + str(left)]
+            return [protocol.line(protocol.STOPPED, left)]
         # START: a new search, or the host re-syncing after a reconnect
         self.running = True
         self.total = ms
@@ -76,7 +82,7 @@ class Box:
         self._next_report = self.add(now, REPORT_MS)
         self._next_warning = min(self.warning_ms, (ms - 1) // 1000 * 1000)
         self.parts.leds(1)
-        return ["RUNNING " + str(ms)]
+        return [protocol.line(protocol.RUNNING, ms)]
 
     def left(self, now):
         return max(0, self.diff(self.deadline, now))
@@ -86,18 +92,23 @@ class Box:
     def button(self, name, pressed, now):
         """Report a button's level (``pressed`` True while held down), read every few
         milliseconds; edges closer than ``DEBOUNCE_MS`` are contact bounce."""
-        was, since = self._level.get(name, (False, self.add(now, -DEBOUNCE_MS)))
-        if pressed != was and self.diff(now, since) >= DEBOUNCE_MS:
+        long_ago = self.hold_ms + DEBOUNCE_MS  # longer than any wait that matters
+        was, since = self._level.get(name, (False, self.add(now, -long_ago)))
+        age = self.diff(now, since)
+        if age > long_ago or age < 0:  # keep the tick within ticks_diff's window
+            age, since = long_ago, self.add(now, -long_ago)
+            self._level[name] = (was, since)
+        if pressed != was and age >= DEBOUNCE_MS:
             self._level[name] = (pressed, now)
-            if name != "NEXT":
-                return ["BUTTON " + name] if pressed else []
+            if name != protocol.NEXT:
+                return [protocol.line(protocol.BUTTON, name)] if pressed else []
             if pressed:
                 self._held = False
                 return []
-            return [] if self._held else ["BUTTON NEXT"]
-        if name == "NEXT" and was and not self._held and self.diff(now, since) >= self.hold_ms:
+            return [] if self._held else [protocol.line(protocol.BUTTON, name)]
+        if name == protocol.NEXT and was and not self._held and age >= self.hold_ms:
             self._held = True
-            return ["HELD NEXT"]
+            return [protocol.line(protocol.HELD, name)]
         return []
 
     # Time -------------------------------------------------------------------------
@@ -119,14 +130,14 @@ class Box:
             self._pulse(now)
             self._beep(now, TIME_UP_BEEP_MS)
             self.parts.leds(0)
-            out.append("EXPIRED")
+            out.append(protocol.line(protocol.EXPIRED))
             return out
         if self._next_warning > 0 and left <= self._next_warning:
             self._beep(now, WARNING_BEEP_MS)
             self._next_warning -= 1000
         if self.diff(now, self._next_report) >= 0:
             self._next_report = self.add(now, REPORT_MS)
-            out.append("RUNNING " + str(left))
+            out.append(protocol.line(protocol.RUNNING, left))
             self.parts.leds(left / self.total)
         return out
 

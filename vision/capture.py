@@ -3,8 +3,10 @@
 Lay the cards face up on the mat, upright (fish swimming left), a finger's width apart,
 in the deck's order row by row; photograph; run ``companion vision capture-deck``. Each
 card found is straightened, its light divided out, and saved as ``<id>.png`` next to the
-deck's JSON, whose ``image`` fields are filled in. More cards than fit on the mat: take
-several photos, ``--start`` naming the first card of each.
+deck's JSON, whose ``image`` fields are filled in (paper white at 255, measured on the
+markers). More cards than fit on the mat: take several photos, ``--start`` naming the
+first card of each. Sections whose images come out too alike to tell apart in a photo
+are named (:func:`vision.calibration.alike_messages`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import numpy as np
 
 from vision import lighting
 from vision.errors import VisionError
-from vision.mat import MAT_GREY, MatSpec, detect
+from vision.mat import MatSpec, detect
 
 CAPTURE_PX_PER_MM = 4.0
 
@@ -28,8 +30,12 @@ def find_cards(photo: np.ndarray, mat: MatSpec,
     to bottom, left to right), each ``card_mm`` at :data:`CAPTURE_PX_PER_MM`."""
     ppm = CAPTURE_PX_PER_MM
     view = detect(mat, photo, ppm)
-    flat, mask, _ = lighting.flatten(view.rectified, mat, ppm)
-    filled = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    light = lighting.flatten(view.rectified, mat, ppm)
+    filled = cv2.morphologyEx(light.mask.astype(np.uint8), cv2.MORPH_CLOSE,
+                              np.ones((9, 9), np.uint8))
+    # the camera's blur spreads a card's colour a little over the mat: trim that rim
+    rim = max(1, round(ppm))
+    filled = cv2.erode(filled, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8))
     contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     area = card_mm[0] * card_mm[1] * ppm * ppm
     found = []
@@ -44,7 +50,7 @@ def find_cards(photo: np.ndarray, mat: MatSpec,
     found.sort(key=lambda f: (round(f[0][1] / row_h), f[0][0]))
     size = (round(card_mm[0] * ppm), round(card_mm[1] * ppm))
     out = []
-    image = np.clip(flat * MAT_GREY, 0, 255).astype(np.uint8)
+    image = np.clip(light.flat * 255, 0, 255).astype(np.uint8)  # paper white 255
     for (cx, cy), angle in found:
         # keep the card upright: a card lies within 45 degrees of square to the mat
         a = (angle + 45) % 90 - 45

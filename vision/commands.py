@@ -105,21 +105,21 @@ def _finish(reading: Reading, args: argparse.Namespace, photo: Any) -> int:
         print(json.dumps(reading.to_json(), ensure_ascii=False))
         return 0
     print(f"{reading.game}: {len(reading.cells)} cells read in {reading.ms} ms")
+    unsure = set(reading.unsure())
     for cell, value in reading.cells.items():
-        conf = reading.confidence[cell]
-        flag = "" if conf >= 0.1 else "   (unsure: check it)"
+        flag = ""
+        if cell in unsure:
+            others = [v for v in reading.candidates.get(cell, {}) if v != value][:2]
+            flag = "   (unsure: check it" + (f"; or {' or '.join(others)}" if others else "") + ")"
         print(f"  {cell:>6}  {value}{flag}")
     return 0
 
 
 def cmd_read_shoal(args: argparse.Namespace) -> int:
-    from vision import matching, shoal
-    from vision.decks import load_deck
-    from vision.mat import mat_of, read_photo
+    from vision.mat import read_photo
+    from vision.shoal import ShoalReader
     photo = read_photo(args.photo)
-    deck = load_deck(args.deck if args.deck is not None else "default")
-    spec = mat_of(args.mat)
-    reading = shoal.read(photo, deck, spec, matching.shoal_templates(deck))
+    reading = ShoalReader.from_files(args.deck, args.mat).read(photo)
     return _finish(reading, args, photo)
 
 
@@ -142,19 +142,16 @@ def layout_rows(option: str) -> tuple[str, ...]:
 
 
 def cmd_read_poodivers(args: argparse.Namespace) -> int:
-    from vision import matching, poodivers
-    from vision.decks import load_faces
-    from vision.mat import mat_of, read_photo
+    from vision.mat import read_photo
+    from vision.poodivers import PooDiversReader
     photo = read_photo(args.photo)
-    faces = load_faces(args.faces)
     rows = layout_rows(args.layout)
-    reading = poodivers.read(photo, faces, rows, mat_of(args.mat),
-                             matching.poo_templates(faces))
+    reading = PooDiversReader.from_files(args.faces, args.mat, rows).read(photo)
     return _finish(reading, args, photo)
 
 
 def cmd_capture_deck(args: argparse.Namespace) -> int:
-    from vision import capture
+    from vision import calibration, capture, matching
     from vision.decks import load_deck
     from vision.mat import mat_of, read_photo
     photo = read_photo(args.photo)
@@ -163,4 +160,8 @@ def cmd_capture_deck(args: argparse.Namespace) -> int:
     written = capture.capture_deck(photo, mat_of(args.mat), deck_file, args.start)
     print(f"saved {len(written)} card images ({written[0]} to {written[-1]}) next to "
           f"{deck_file}")
+    deck = load_deck(deck_file)
+    if not matching.missing_images(deck):
+        for line in calibration.alike_messages(deck=deck):
+            print(f"warning: {line}")
     return 0

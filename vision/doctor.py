@@ -1,5 +1,6 @@
-"""``companion doctor``'s vision checks: the configured camera gives a photo, and the mat
-is in view in it (imported by :mod:`companion.doctor` when the doctor runs)."""
+"""``companion doctor``'s vision checks: the configured camera gives a photo, the mat is
+in view in it, and the configured deck's sections and faces can be told apart in a photo
+(imported by :mod:`companion.doctor` when the doctor runs)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from companion.doctor import Check, Finding, Setup, problem, well
 from vision import mat as mats
 from vision import sources
 from vision.errors import VisionError
+
+ALIKE_FIX = ("rescan or redraw one of each pair (`companion vision capture-deck`), or "
+             "check those cells by hand: the reader marks them unsure")
 
 
 def check_camera(setup: Setup) -> Iterable[Finding]:
@@ -44,4 +48,34 @@ def check_camera(setup: Setup) -> Iterable[Finding]:
     yield well("mat", f"in view: {len(view.found)} of {len(spec.markers)} markers found")
 
 
-CHECKS: list[Check] = [check_camera]
+def check_cards(setup: Setup) -> Iterable[Finding]:
+    """The [vision] deck and faces: they load, and no two values look alike in a photo."""
+    from vision import calibration, matching
+    from vision.decks import load_deck, load_faces
+
+    files = setup.settings.vision or {}
+    for key in ("deck", "faces"):
+        if not files.get(key):
+            continue
+        name = f"vision {key}"
+        try:
+            if key == "deck":
+                deck = load_deck(Path(str(files[key])))
+                if matching.missing_images(deck):
+                    yield problem(name, f"{files[key]}: cards without pictures "
+                                  f"({', '.join(matching.missing_images(deck)[:3])} …)",
+                                  "photograph them with `companion vision capture-deck`")
+                    continue
+                lines = calibration.alike_messages(deck=deck)
+            else:
+                lines = calibration.alike_messages(faces=load_faces(Path(str(files[key]))))
+        except VisionError as err:
+            yield problem(name, str(err), f"fix {key} under [vision] in config.toml")
+            continue
+        if lines:
+            yield problem(name, f"{files[key]}: " + "; ".join(lines), ALIKE_FIX)
+        else:
+            yield well(name, f"{files[key]}: every value can be told apart in a photo")
+
+
+CHECKS: list[Check] = [check_camera, check_cards]

@@ -1,42 +1,138 @@
-"""Undo the table's light: divide the rectified mat by the light falling on it.
+"""Undo the table's light, measured in each photo: what is card, mat, glare or unknown.
 
-The bare mat is the one thing in every photo whose colour is known (one even printed
-tone), so the light is measured on it (a smooth surface fitted to the bare mat, then a
-local average of the bare mat around every point) and divided out. Afterwards the mat
-reads 1.0 in every channel, and a card reads its printed colour over the mat's tone, in
-any light: uneven, coloured or shadowed. A glare spot cannot be undone, only ignored.
+Nothing here knows the project's own mat. Every photo is measured afresh:
+
+- **the light** from the bare mat (one even paper, whatever its colour): a smooth surface
+  fitted to the bare mat, leaning a little to the bare mat nearby, divided out;
+- **paper white** from the white cells of the markers' own codes (the one thing on every
+  mat that is known to be white paper), so the flattened mat reads in paper-white units:
+  white 1.0, the mat its own measured colour (:attr:`Light.mat`);
+- **clipped pixels**, one by one: a pixel at the sensor's top in any channel says nothing
+  more than "at least this bright"; it is *unknown*, neither card nor mat, and is never
+  grown into its neighbours (no step costs more as a bright region grows). So is a
+  region brighter than the mat whose edges are softer than any print's (glare);
+- **a veil**: glare that does not clip is a smooth brightening that lowers contrast. On
+  the bare mat it shows as light above the smooth surface; under the cards it is
+  interpolated from the bare mat around them and, on each card, measured by the matching
+  as an offset (:mod:`vision.matching` is invariant to gain and offset).
+
+A pixel is card when it differs from the mat's measured colour by more than the bare
+mat's own spread allows (shadows: only when much darker).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from vision.mat import PX_PER_MM, MatSpec
 
-TINT, BRIGHTER, DARKER = 0.08, 0.15, 0.45
-"""A pixel this much more coloured, brighter or darker than the mat (after flattening) is
-not bare mat."""
+TINT, BRIGHTER, DARKER = 0.03, 0.15, 0.45
+"""Least difference from the mat's own colour (after the light is divided out) that makes
+a pixel not bare mat: more coloured, brighter, or darker (a shadow the light estimate
+missed darkens the mat, so darker must be much darker). Raised where the bare mat itself
+is noisier (:data:`SPREAD`)."""
+SPREAD = 5.0
+"""... to this many times the bare mat's own spread (robust standard deviation)."""
 
-GLARE = 1.32
-"""Nothing printed is brighter than paper (about 1.28 times the mat's tone): above is glare."""
+CLIP = 254
+"""A photo pixel at or above this in any channel is clipped (the sensor's top, less a
+level of JPEG ringing): unknown, pixel by pixel."""
 
 EDGE_MM = 5.0
 """Band along the mat's edges that is never read as a card."""
-SATURATED = 245
-"""Photo pixels this bright in every channel are blown out: glare."""
 
 _STEP_MM = 4.0
 """Resolution (mm per pixel) at which the light is estimated."""
 
+STEEP = 1 / (np.sqrt(2 * np.pi) * 3.0)
+"""Slope (per mm, over the step) of a printed edge blurred by 3 mm: a region brighter
+than the mat whose edge is softer is light (glare), not a card."""
+
+CLIPPED_MAT = 0.25
+"""When less of the mat's edge than this is unclipped, the bare mat is taken as clipped."""
+
+VEIL = 0.08
+"""Brightening (share of paper white) above the smooth light that counts as a veil."""
+
+
+@dataclass
+class Light:
+    """The light of one photo, measured on the rectified mat."""
+
+    flat: np.ndarray
+    """float32 BGR, the light divided out: paper white 1.0, the bare mat :attr:`mat`."""
+    mask: np.ndarray
+    """bool, not bare mat (cards); never where :attr:`unknown`, never on the markers."""
+    unknown: np.ndarray
+    """bool, clipped pixels and soft glare: nothing is known there."""
+    veil: np.ndarray
+    """float32, the veil's brightening in paper-white units (0 where none)."""
+    mat: np.ndarray
+    """(3,) the mat's colour measured in this photo, paper white = 1."""
+    noise: float
+    """Robust spread of the bare mat's pixels in paper-white units."""
+    bare: np.ndarray
+    """bool, the bare mat: neither card, unknown, nor marker."""
+
+    @property
+    def glare(self) -> np.ndarray:
+        """Where the photo shows nothing of what lies there (:attr:`unknown`)."""
+        return self.unknown
+
 
 def marker_mask(spec: MatSpec, shape: tuple[int, int], px_per_mm: float,
-                 margin_mm: float) -> np.ndarray:
-    """True on the markers and their white quiet zones."""
+                margin_mm: float) -> np.ndarray:
+    """True on the markers, grown by ``margin_mm`` (their quiet zones), in the rectified
+    area (pixel (0, 0) at ``spec.origin_mm``)."""
     out = np.zeros(shape, bool)
+    ox, oy = spec.origin_mm
     for x0, y0, x1, y1 in spec.marker_boxes_mm(margin_mm):
-        out[max(0, round(y0 * px_per_mm)):max(0, round(y1 * px_per_mm)),
-            max(0, round(x0 * px_per_mm)):max(0, round(x1 * px_per_mm))] = True
+        out[max(0, round((y0 - oy) * px_per_mm)):max(0, round((y1 - oy) * px_per_mm)),
+            max(0, round((x0 - ox) * px_per_mm)):max(0, round((x1 - ox) * px_per_mm))] = True
+    return out
+
+
+def _marker_cells(spec: MatSpec) -> dict[int, np.ndarray]:
+    """Each marker's code as a grid of cells, True where white (border included)."""
+    import cv2.aruco as aruco
+
+    dictionary = aruco.getPredefinedDictionary(getattr(aruco, spec.dictionary))
+    n = dictionary.markerSize + 2
+    return {k: aruco.generateImageMarker(dictionary, k, n) > 127 for k in spec.markers}
+
+
+def paper_white(rectified: np.ndarray, light: np.ndarray, spec: MatSpec,
+                px_per_mm: float) -> np.ndarray | None:
+    """Paper white over the mat's light (3,), from the white cells of the markers' codes
+    (the centre of each cell, clipped pixels left out); ``None`` when none shows."""
+    ratios = []
+    ox, oy = spec.origin_mm
+    for k, cells in _marker_cells(spec).items():
+        n = cells.shape[0]
+        side = spec.marker_mm / n
+        x0, y0 = spec.marker_corners_mm(k)[0]
+        whites = []
+        for r, c in zip(*np.nonzero(cells), strict=True):
+            cx = (x0 + (c + 0.5) * side - ox) * px_per_mm
+            cy = (y0 + (r + 0.5) * side - oy) * px_per_mm
+            h = max(1, round(side * px_per_mm / 4))
+            ya, xa = round(cy) - h, round(cx) - h
+            if ya < 0 or xa < 0 or ya + 2 * h > rectified.shape[0] \
+                    or xa + 2 * h > rectified.shape[1]:
+                continue
+            patch = rectified[ya:ya + 2 * h, xa:xa + 2 * h].reshape(-1, 3).astype(np.float32)
+            lit = light[ya:ya + 2 * h, xa:xa + 2 * h].reshape(-1, 3)
+            ok = patch.max(1) < CLIP
+            if ok.any():
+                whites.append(np.median((patch[ok] + 1) / np.maximum(lit[ok], 1.0), 0))
+        if whites:
+            ratios.append(np.median(whites, 0))
+    if not ratios:
+        return None
+    out: np.ndarray = np.median(ratios, 0).astype(np.float32)
     return out
 
 
@@ -54,74 +150,129 @@ def _poly_fit(img: np.ndarray, keep: np.ndarray) -> np.ndarray:
     return out
 
 
-def flatten(rectified: np.ndarray, spec: MatSpec,
-            px_per_mm: float = PX_PER_MM) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The rectified mat with its light divided out (float32, mat = 1.0), the mask of
-    pixels that are not bare mat (bool; markers and glare excluded), and the glare."""
-    h, w = rectified.shape[:2]
-    scale = 1 / (_STEP_MM * px_per_mm)
-    small = cv2.resize(rectified, (max(8, round(w * scale)), max(8, round(h * scale))),
-                       interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
+def _light(small: np.ndarray, known: np.ndarray, markers: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The mat's light at low resolution (the bare mat reads 1.0 divided by it), the
+    bare-mat pixels it was fitted to, and the smooth surface alone."""
     sh, sw = small.shape[:2]
-    markers = marker_mask(spec, (sh, sw), 1 / _STEP_MM, spec.marker_mm / 6 + 2)
     band = np.zeros((sh, sw), bool)
     edge = max(2, round(24 / _STEP_MM))
     band[:edge], band[-edge:], band[:, :edge], band[:, -edge:] = True, True, True, True
-    keep = band & ~markers
+    keep = band & ~markers & known
+    if keep.sum() < CLIPPED_MAT * (band & ~markers).sum():
+        # the bare mat is clipped: its light is only known to be at the top; everything
+        # not clipped on it is something else (cards)
+        flat = np.full_like(small, float(CLIP + 2))
+        return flat, np.zeros_like(keep), flat
     light = _poly_fit(small, keep)
     for _ in range(3):
         ratio = small / np.maximum(light, 1.0)
         ratio /= np.median(ratio[keep], axis=0)
-        # bare mat is grey under any light: in shadow darker, but no more coloured
+        # bare mat is its own colour under any light: in shadow darker, no more coloured
         level = ratio.mean(-1, keepdims=True)
         tint = np.abs(ratio / np.maximum(level, 1e-3) - 1.0).max(-1)
-        keep = (tint < 0.06) & (level[..., 0] > 0.3) & (level[..., 0] < 1.5) & ~markers
+        grown = (tint < 0.06) & (level[..., 0] > 0.3) & (level[..., 0] < 1.5) & ~markers
+        grown &= known
         # pale cards look like mat too; the bare mat is what joins the mat's edges
-        _, labels = cv2.connectedComponents(keep.astype(np.uint8), connectivity=4)
-        keep &= np.isin(labels, np.unique(labels[band & keep]))
-        if keep.sum() < 50:
+        _, labels = cv2.connectedComponents(grown.astype(np.uint8), connectivity=4)
+        grown &= np.isin(labels, np.unique(labels[band & grown]))
+        if grown.sum() < 50:
             break
+        keep = grown
         light = _poly_fit(small, keep)
+    surface = light
     # A shadow is sharper than the surface: lean a little towards the bare mat nearby
     # (only a little: under a big layout that stretches an edge's shadow over the cards;
-    # what is left, matching absorbs as a gain, vision.matching.GAIN).
+    # what is left, matching absorbs as a gain and an offset).
     sigma = 20 / _STEP_MM
     weight = cv2.GaussianBlur(keep.astype(np.float32), (0, 0), sigma)
     local = cv2.GaussianBlur(small * keep[:, :, None], (0, 0), sigma)
-    light = (local + 0.15 * light) / (weight[:, :, None] + 0.15)
+    light = (local + 0.15 * surface) / (weight[:, :, None] + 0.15)
+    return light, keep, surface
+
+
+def flatten(rectified: np.ndarray, spec: MatSpec, px_per_mm: float = PX_PER_MM) -> Light:
+    """Measure the light of the rectified mat (see the module's docs)."""
+    h, w = rectified.shape[:2]
+    b, g, r = cv2.split(rectified)
+    unknown = cv2.max(cv2.max(b, g), r) >= CLIP
+    size = (max(8, round(w / (_STEP_MM * px_per_mm))), max(8, round(h / (_STEP_MM * px_per_mm))))
+    small = cv2.resize(rectified, size, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
+    known = cv2.resize(unknown.astype(np.float32), size, interpolation=cv2.INTER_AREA) < 0.5
+    markers = marker_mask(spec, (size[1], size[0]), 1 / _STEP_MM, spec.marker_mm / 4 + 2)
+    light, keep, surface = _light(small, known, markers)
     light_full = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
-    flat = (rectified.astype(np.float32) + 1.0) / np.maximum(light_full, 1.0)
-    # per-channel work with OpenCV: numpy's reductions over an axis of 3 are slow
-    b, g, r = cv2.split(flat)
-    level = (b + g + r) / 3
-    tint = cv2.max(cv2.max(cv2.absdiff(b, level), cv2.absdiff(g, level)),
-                   cv2.absdiff(r, level)) / np.maximum(level, 1e-3)
-    top = cv2.max(cv2.max(b, g), r)
-    dark = cv2.min(cv2.min(*cv2.split(rectified)[:2]), cv2.split(rectified)[2])
+    white = paper_white(rectified, light_full, spec, px_per_mm)
+    # no mat is brighter than paper (a white cell clipped in a channel reads darker)
+    mat_tone = np.minimum(1.0 / white if white is not None else 1.0,
+                          1.0).astype(np.float32) * np.ones(3, np.float32)
+    # the bare mat reads 1.0 over the light; paper white 1.0 over light * white
+    ratio = (rectified.astype(np.float32) + 1.0) / np.maximum(light_full, 1.0)
+    flat = ratio * mat_tone[None, None, :]
+    rb, rg, rr = cv2.split(ratio)
+    level = (rb + rg + rr) / 3
+    tint = cv2.max(cv2.max(cv2.absdiff(rb, level), cv2.absdiff(rg, level)),
+                   cv2.absdiff(rr, level)) / np.maximum(level, 1e-3)
+    # the bare mat's own spread (paper texture, noise, JPEG): at the fitted pixels
+    keep_full = cv2.resize(keep.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0
+    keep_full &= ~unknown
+    spread_level, spread_tint = _spread(level, keep_full), _spread(tint, keep_full)
+    # the veil: light above the smooth surface, in paper-white units
+    above = (light / np.maximum(surface, 1.0) - 1.0).mean(-1) * float(mat_tone.mean())
+    veil = cv2.resize(np.maximum(above, 0).astype(np.float32), (w, h),
+                      interpolation=cv2.INTER_LINEAR)
+    brighter = level > 1.0 + max(BRIGHTER, SPREAD * spread_level)
+    unknown |= soft_bright(level, brighter, px_per_mm)
     quiet = marker_mask(spec, (h, w), px_per_mm, spec.marker_mm / 6 + 2)
-    core = cv2.morphologyEx(((dark >= SATURATED) & ~quiet).astype(np.uint8), cv2.MORPH_OPEN,
-                            np.ones((5, 5), np.uint8))
-    # around a blown-out spot the glare fades over about as far again as the spot is
-    # wide, still brighter than the mat (and tinted against the light's colour, as white
-    # light added after the light was divided out): count that rim as glare too
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
-    glare = np.zeros((h, w), bool)
-    for i in range(1, len(stats)):
-        x, y, bw, bh, area = stats[i]
-        grow = round(max(2 * px_per_mm, 1.2 * np.sqrt(area / np.pi) + 3 * px_per_mm))
-        x0, y0 = max(x - grow, 0), max(y - grow, 0)
-        x1, y1 = min(x + bw + grow, w), min(y + bh + grow, h)
-        spot = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
-        glare[y0:y1, x0:x1] |= cv2.dilate(spot, kernel).astype(bool)
-    glare |= top > GLARE
-    # a card differs from the mat in colour, or clearly in brightness (a shadow the
-    # light estimate missed darkens the mat, so darker must be much darker)
-    mask = ((tint > TINT) | (level > 1.0 + BRIGHTER) | (level < 1.0 - DARKER)) & ~glare
-    mask &= ~quiet
+    # brighter than the mat but no more coloured is a card only where no veil is: under
+    # a veil it is the veil's brightening (cards there still show in their colours)
+    mask = ((tint > max(TINT, SPREAD * spread_tint)) | (brighter & (veil < VEIL))
+            | (level < 1.0 - max(DARKER, SPREAD * spread_level)))
+    if not keep.any():  # the bare mat clipped: what is not clipped is not bare mat
+        mask = np.ones_like(unknown)
+    mask &= ~quiet & ~unknown
     edge = round(EDGE_MM * px_per_mm)  # the table shows there when the mat is bent
     mask[:edge], mask[-edge:], mask[:, :edge], mask[:, -edge:] = False, False, False, False
     # drop specks of noise, keep a card's printed frame (1 mm is 2 px)
     mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN,
                             np.ones((2, 2), np.uint8)).astype(bool)
-    return flat, mask, glare
+    noise = float(mat_tone.mean()) * spread_level
+    return Light(flat, mask, unknown, veil, mat_tone, noise, ~mask & ~unknown & ~quiet)
+
+
+def soft_bright(level: np.ndarray, brighter: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """The brighter-than-mat regions whose edges are softer than any print's: glare.
+
+    A printed edge, however blurred by the camera, rises within a few millimetres; light
+    fades over many. Each region brighter than the mat is judged by the mean slope of
+    its edge against how much brighter it is; one pass over the pixels, whatever their
+    size (connected components and per-region sums)."""
+    count, labels = cv2.connectedComponents(brighter.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return np.zeros_like(brighter)
+    smooth = cv2.GaussianBlur(level, (0, 0), px_per_mm / 2)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3) / 8 * px_per_mm
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3) / 8 * px_per_mm
+    slope = cv2.magnitude(gx, gy)  # per mm
+    inner = cv2.erode(brighter.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    edge = brighter & ~inner
+    lab = labels.ravel()
+    n_edge = np.bincount(lab[edge.ravel()], minlength=count)
+    s_edge = np.bincount(lab[edge.ravel()], slope.ravel()[edge.ravel()], minlength=count)
+    area = np.bincount(lab[brighter.ravel()], minlength=count)
+    excess = np.bincount(lab[brighter.ravel()], (level.ravel() - 1.0)[brighter.ravel()],
+                         minlength=count)
+    steep = (s_edge / np.maximum(n_edge, 1)) / np.maximum(excess / np.maximum(area, 1), 1e-3)
+    soft = steep < STEEP
+    soft[0] = False
+    out: np.ndarray = soft[labels] & brighter
+    return out
+
+
+def _spread(values: np.ndarray, where: np.ndarray) -> float:
+    """Robust standard deviation (1.4826 median absolute deviation) of ``values[where]``."""
+    sample = values[where][::7]
+    if sample.size < 20:
+        return 0.0
+    med = np.median(sample)
+    return float(1.4826 * np.median(np.abs(sample - med)))

@@ -6,12 +6,13 @@ A mat is described by ``mat.json`` (DESIGN.md, "Files for decks, goals, mats")::
      "markers": {"0": [30, 30], "1": [390, 30], "2": [390, 267], "3": [30, 267]}}
 
 marker centres in millimetres from the mat's top-left corner, each marker square to the
-mat's edges. The project's own mats add ``"paper"`` and ``"size_mm"``; any other
-``mat.json`` works as long as its markers are printed where it says.
+mat's edges, any ids of the dictionary at any positions. ``"size_mm"`` (the paper's size)
+is optional: without it only the markers' bounding box (the markers' outer edges) is
+taken as mat, nothing is guessed beyond. The project's own mats add ``"paper"``.
 
 :func:`detect` finds the markers in a photo and returns a :class:`MatView`: the
-homography from photo pixels to mat millimetres and the mat seen from straight above
-(``rectified``) at :data:`PX_PER_MM`.
+homography from photo pixels to mat millimetres and the mat's area seen from straight
+above (``rectified``) at :data:`PX_PER_MM`, its pixel (0, 0) at ``spec.origin_mm``.
 """
 
 from __future__ import annotations
@@ -50,12 +51,22 @@ class MatSpec:
     marker_mm: float
     markers: dict[int, tuple[float, float]]
     size_mm: tuple[float, float]
+    """Width and height of the area read as mat: the paper, or the markers' bounding box."""
     paper: str | None = None
+    origin_mm: tuple[float, float] = (0.0, 0.0)
+    """Top-left of that area in mat millimetres: (0, 0) when ``mat.json`` gives the size."""
+    sized: bool = True
+    """Whether ``mat.json`` gave ``size_mm`` (else the area is the markers' bounding box)."""
 
     def to_json(self) -> dict[str, object]:
-        return {"dictionary": self.dictionary, "marker_mm": self.marker_mm,
-                "markers": {str(k): list(v) for k, v in sorted(self.markers.items())},
-                "size_mm": list(self.size_mm), "paper": self.paper}
+        out: dict[str, object] = {
+            "dictionary": self.dictionary, "marker_mm": self.marker_mm,
+            "markers": {str(k): list(v) for k, v in sorted(self.markers.items())}}
+        if self.sized:
+            out["size_mm"] = list(self.size_mm)
+        if self.paper is not None:
+            out["paper"] = self.paper
+        return out
 
     def marker_corners_mm(self, marker_id: int) -> np.ndarray:
         """The marker's corners in ArUco order (top-left, top-right, bottom-right,
@@ -101,14 +112,34 @@ def load(path: Path) -> MatSpec:
         markers = {int(k): (float(v[0]), float(v[1])) for k, v in data["markers"].items()}
         if len(markers) < MIN_MARKERS or marker <= 0:
             raise ValueError(f"it needs at least {MIN_MARKERS} markers and a marker size")
+        if len({v for v in markers.values()}) < len(markers):
+            raise ValueError("two markers share a centre")
         size = data.get("size_mm")
+        paper = data.get("paper")
         if size is None:
-            size = (max(x for x, _ in markers.values()) + marker,
-                    max(y for _, y in markers.values()) + marker)
+            return bounded(dictionary, marker, markers, None if paper is None else str(paper))
         size_mm = (float(size[0]), float(size[1]))
+        if size_mm[0] <= 0 or size_mm[1] <= 0:
+            raise ValueError(f"size_mm must be positive, got {size!r}")
+        outside = [k for k, (x, y) in markers.items()
+                   if not (0 <= x <= size_mm[0] and 0 <= y <= size_mm[1])]
+        if outside:
+            raise ValueError(f"marker {outside[0]} lies outside size_mm {list(size)}")
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
         raise VisionError(f"{file} is not a usable mat.json: {err}") from None
-    return MatSpec(dictionary, marker, markers, size_mm, data.get("paper"))
+    return MatSpec(dictionary, marker, markers, size_mm, None if paper is None else str(paper))
+
+
+def bounded(dictionary: str, marker_mm: float, markers: dict[int, tuple[float, float]],
+            paper: str | None = None) -> MatSpec:
+    """A mat known only by its markers: its area is their bounding box (outer edges)."""
+    h = marker_mm / 2
+    x0 = min(x for x, _ in markers.values()) - h
+    y0 = min(y for _, y in markers.values()) - h
+    x1 = max(x for x, _ in markers.values()) + h
+    y1 = max(y for _, y in markers.values()) + h
+    return MatSpec(dictionary, marker_mm, markers, (x1 - x0, y1 - y0), paper, (x0, y0),
+                   sized=False)
 
 
 def mat_of(path: Path | None) -> MatSpec:
@@ -117,15 +148,17 @@ def mat_of(path: Path | None) -> MatSpec:
 
 
 def render(spec: MatSpec, px_per_mm: float) -> np.ndarray:
-    """The mat as a BGR image at ``px_per_mm`` (print it at that resolution)."""
+    """The mat's area as a BGR image at ``px_per_mm`` (print it at that resolution)."""
     w = round(spec.size_mm[0] * px_per_mm)
     h = round(spec.size_mm[1] * px_per_mm)
     img = np.full((h, w, 3), MAT_GREY, np.uint8)
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, spec.dictionary))
     side = round(spec.marker_mm * px_per_mm)
     quiet = round(spec.marker_mm * px_per_mm / 6)
+    origin = np.array(spec.origin_mm, np.float32)
     for marker_id in spec.markers:
-        x0, y0 = (spec.marker_corners_mm(marker_id)[0] * px_per_mm).round().astype(int)
+        corner = spec.marker_corners_mm(marker_id)[0] - origin
+        x0, y0 = (corner * px_per_mm).round().astype(int)
         img[max(y0 - quiet, 0):y0 + side + quiet, max(x0 - quiet, 0):x0 + side + quiet] = 255
         marker = cv2.aruco.generateImageMarker(dictionary, marker_id, side)
         img[y0:y0 + side, x0:x0 + side] = marker[:, :, None]
@@ -163,7 +196,19 @@ class MatView:
     """3x3, photo pixels -> mat millimetres."""
     found: list[int]
     rectified: np.ndarray = field(repr=False)
-    """BGR, the mat from straight above at :data:`PX_PER_MM`, origin at the mat's top-left."""
+    """BGR, the mat's area from straight above at ``px_per_mm``, pixel (0, 0) at
+    ``spec.origin_mm``."""
+    px_per_mm: float = PX_PER_MM
+
+    def px_to_mm(self, x_px: float, y_px: float) -> tuple[float, float]:
+        """A rectified pixel position -> mat millimetres."""
+        ox, oy = self.spec.origin_mm
+        return ox + x_px / self.px_per_mm, oy + y_px / self.px_per_mm
+
+    def mm_to_px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        """Mat millimetres -> a rectified pixel position."""
+        ox, oy = self.spec.origin_mm
+        return (x_mm - ox) * self.px_per_mm, (y_mm - oy) * self.px_per_mm
 
     def to_photo(self, points_mm: np.ndarray) -> np.ndarray:
         """Mat millimetres (N x 2) -> photo pixels."""
@@ -219,11 +264,13 @@ def detect(spec: MatSpec, photo: np.ndarray, px_per_mm: float = PX_PER_MM) -> Ma
     homography, _ = cv2.findHomography(src, dst, 0)
     if homography is None:
         raise VisionError("the markers found do not fit the mat file: is it the right mat.json?")
-    scale = np.diag([px_per_mm, px_per_mm, 1.0])
+    ox, oy = spec.origin_mm
+    scale = np.array([[px_per_mm, 0, -ox * px_per_mm], [0, px_per_mm, -oy * px_per_mm],
+                      [0, 0, 1.0]])
     size = (round(spec.size_mm[0] * px_per_mm), round(spec.size_mm[1] * px_per_mm))
     rectified = cv2.warpPerspective(photo, scale @ homography, size, flags=cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_REPLICATE)
-    return MatView(spec, homography, sorted(found), rectified)
+    return MatView(spec, homography, sorted(found), rectified, px_per_mm)
 
 
 def read_photo(path: Path) -> np.ndarray:

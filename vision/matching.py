@@ -1,8 +1,16 @@
 """Templates built from straight-on card images, and matching table cells against them.
 
-A cell is compared in a light-free colour space (:mod:`vision.lighting`: the mat reads
-1.0), blurred and sampled at 2 mm, a few millimetres inside its edges, at a few shifts
-(cards lie a little off where they should). Its label is that of the closest template.
+A cell is compared in paper-white units (:mod:`vision.lighting`), blurred and sampled
+at 2 mm, a few millimetres inside its edges, at a few shifts (cards lie a little off
+where they should). The comparison is invariant to gain and offset: from every channel
+of the cell and of each template the best plane (offset and tilt: a veil's brightening
+over the cell) is removed, and what is left is compared as a unit vector, all channels
+together: mean-removed normalised correlation (OpenCV's ``TM_CCOEFF_NORMED`` over three
+channels) with a plane instead of a mean. Patterns weaker than the photo's own noise are
+damped (:func:`distances`, ``eps2``), so a plain face matches a plain cell. Every cell
+at every shift against every template is one matrix product.
+
+Clipped pixels (unknown) are left out of the comparison, one by one.
 
 Templates are cached on disk (``$COMPANION_CACHE``, else ``$XDG_CACHE_HOME/companion``,
 else ``~/.cache/companion``) under a key made of the JSON file, the images' names, sizes
@@ -15,6 +23,7 @@ import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -23,10 +32,8 @@ import numpy as np
 from vision import images
 from vision.decks import Deck, Faces, missing_images
 from vision.errors import VisionError
-from vision.lighting import GLARE
-from vision.mat import MAT_GREY
 
-VERSION = 3
+VERSION = 5
 """Bump when features change, so old caches are not used."""
 
 FEATURE_PX_PER_MM = 1.0
@@ -34,71 +41,279 @@ BLUR_MM = 1.0
 STEP = 2
 """Sample every STEP pixels of the 1 px/mm image."""
 SHIFTS_MM = (-4, -2, 0, 2, 4)
+FINE_MM = (-1, 0, 1)
+"""Around the best of :data:`SHIFTS_MM`, the cell is matched again at these shifts."""
+WORN_MM = 0.5
+"""How far off a cell still is after the fine shifts (at most 0.5 mm each way)."""
 
 NO_CARD = "no-card"
+"""The bare mat: nothing but the mat's own colour, no pattern (a zero template)."""
+
+QUANTUM = 1 / 255
+"""One grey level of an 8-bit photo in paper-white units: the least noise there is."""
+FLOOR = 3.0
+"""A pattern weaker than this many times the photo's noise (per sample) is damped."""
 
 
 @dataclass(frozen=True)
 class Templates:
     labels: tuple[str, ...]
     features: np.ndarray
-    """N x D float32, one row per template."""
+    """N x D float32, one row per template, plane removed per channel (paper white 1)."""
     box_mm: tuple[float, float]
     """Size of the box a feature describes (a section, a card)."""
     inset_mm: float
+    worn: np.ndarray
+    """N, each template's distance to its own image photographed a little worse
+    (:data:`WORN_MM` off and blurred 1 mm more): the least a true match's distance is."""
+    means: np.ndarray
+    """N x 3, each template's mean colour over its window (paper white 1)."""
+    wear: float
+    """Per-sample variance of what that does to a template (paper-white units squared):
+    a pattern weaker than this is not told from what a photo does to a card."""
     cached: bool = False
     """True when read from the cache instead of built."""
 
 
-def prepare(flat: np.ndarray, px_per_mm: float) -> np.ndarray:
-    """The flattened rectified mat at the feature resolution, blurred."""
-    scale = FEATURE_PX_PER_MM / px_per_mm
-    small = cv2.resize(flat, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    return cv2.GaussianBlur(small, (0, 0), BLUR_MM * FEATURE_PX_PER_MM)
-
-
-def _window(box_mm: tuple[float, float], inset_mm: float) -> tuple[int, int]:
+def window(box_mm: tuple[float, float], inset_mm: float) -> tuple[int, int]:
+    """Width and height (feature pixels) of the compared window of a box."""
     return (round((box_mm[0] - 2 * inset_mm) * FEATURE_PX_PER_MM),
             round((box_mm[1] - 2 * inset_mm) * FEATURE_PX_PER_MM))
 
 
-def features_at(small: np.ndarray, x_mm: float, y_mm: float, box_mm: tuple[float, float],
-                inset_mm: float, shifts: tuple[int, ...] = SHIFTS_MM,
-                outside: float = 1.0) -> np.ndarray:
-    """Features of the box with top-left (x_mm, y_mm), at every shift (S x D); off the
-    image reads ``outside`` (1.0: the bare mat)."""
-    ww, wh = _window(box_mm, inset_mm)
-    h, w = small.shape[:2]
-    x0 = round((x_mm + inset_mm) * FEATURE_PX_PER_MM)
-    y0 = round((y_mm + inset_mm) * FEATURE_PX_PER_MM)
-    out = []
-    for dy in shifts:
-        for dx in shifts:
-            xa, ya = x0 + round(dx * FEATURE_PX_PER_MM), y0 + round(dy * FEATURE_PX_PER_MM)
-            if xa < 0 or ya < 0 or xa + ww > w or ya + wh > h:
-                patch = np.full((wh, ww, *small.shape[2:]), outside, np.float32)
-                xs, ys = max(xa, 0), max(ya, 0)
-                xe, ye = min(xa + ww, w), min(ya + wh, h)
-                if xe > xs and ye > ys:
-                    patch[ys - ya:ye - ya, xs - xa:xe - xa] = small[ys:ye, xs:xe]
-            else:
-                patch = small[ya:ya + wh, xa:xa + ww]
-            out.append(patch[::STEP, ::STEP].reshape(-1))
-    return np.stack(out).astype(np.float32)
+@cache
+def _plane(ww: int, wh: int) -> np.ndarray:
+    """Orthonormal basis (n x 3) of offset and tilt over the sampled window."""
+    ys, xs = np.mgrid[0:wh:STEP, 0:ww:STEP].astype(np.float64)
+    basis = np.stack([np.ones(xs.size), xs.ravel() - xs.mean(), ys.ravel() - ys.mean()], 1)
+    q, _ = np.linalg.qr(basis)
+    out: np.ndarray = q.astype(np.float32)
+    return out
+
+
+def _deplane(samples: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """``samples`` (M x n x 3) with each channel's best plane removed."""
+    m, n, c = samples.shape
+    cols = samples.transpose(1, 0, 2).reshape(n, m * c)
+    cols = cols - q @ (q.T @ cols)
+    out: np.ndarray = cols.reshape(n, m, c).transpose(1, 0, 2)
+    return out
+
+
+def _deplane_weighted(samples: np.ndarray, weight: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The same fitted to the known samples only (``weight`` M x n, 0 or 1)."""
+    out = _deplane(samples, q)
+    some = np.flatnonzero(weight.min(1) < 1)
+    if some.size:
+        w = weight[some].astype(np.float32)
+        a = np.einsum("mn,nk,nl->mkl", w, q, q) + 1e-6 * np.eye(3, dtype=np.float32)
+        b = np.einsum("mn,nk,mnc->mkc", w, q, samples[some])
+        coef = np.linalg.solve(a, b)
+        out[some] = samples[some] - np.einsum("nk,mkc->mnc", q, coef)
+    return out
+
+
+def prepare(flat: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """A rectified image (float) at the feature resolution, blurred."""
+    scale = FEATURE_PX_PER_MM / px_per_mm
+    small = cv2.resize(flat, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    out: np.ndarray = cv2.GaussianBlur(small, (0, 0), BLUR_MM * FEATURE_PX_PER_MM)
+    return out
+
+
+def sample(small: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float],
+           inset_mm: float, shifts: tuple[int, ...] = SHIFTS_MM,
+           outside: np.ndarray | float = 1.0) -> np.ndarray:
+    """Samples of the boxes with top-left ``corners_mm`` (K x 2, rectified mm), at every
+    shift: K*S x n (x channels); off the image reads ``outside``."""
+    ww, wh = window(box_mm, inset_mm)
+    gy, gx = np.mgrid[0:wh:STEP, 0:ww:STEP]
+    d = np.array([(dx, dy) for dy in shifts for dx in shifts], float) * FEATURE_PX_PER_MM
+    tl = np.round((np.asarray(corners_mm, float)[:, None, :] + inset_mm) * FEATURE_PX_PER_MM
+                  + d[None]).astype(int).reshape(-1, 2)
+    pad = int(max(0, -tl.min(), (tl[:, 0] + ww - small.shape[1]).max(),
+                  (tl[:, 1] + wh - small.shape[0]).max())) + 1
+    extra = ((pad, pad), (pad, pad)) + ((0, 0),) * (small.ndim - 2)
+    padded = np.pad(small, extra)
+    inside = np.zeros(padded.shape[:2], bool)
+    inside[pad:-pad, pad:-pad] = True
+    ys = tl[:, 1, None] + pad + gy.ravel()[None]
+    xs = tl[:, 0, None] + pad + gx.ravel()[None]
+    out = padded[ys, xs].astype(np.float32)
+    out[~inside[ys, xs]] = outside
+    return out
+
+
+def noise_floor(flat_small: np.ndarray, bare: np.ndarray) -> float:
+    """The photo's noise per sample (paper-white units): what is left of the bare mat at
+    the feature resolution once its smooth light is taken away (one grey level at least)."""
+    hp = flat_small - cv2.GaussianBlur(flat_small, (0, 0), 4 * FEATURE_PX_PER_MM)
+    values = np.abs(hp[bare]).ravel()[::5]
+    if values.size < 50:
+        return QUANTUM
+    return max(QUANTUM, float(1.4826 * np.median(values)))
+
+
+def colour_floor(flat_small: np.ndarray, bare: np.ndarray) -> float:
+    """How far the bare mat's colour (averaged over a cell's size) strays from itself
+    across the photo, paper-white units: what is left of casts and uneven light once
+    divided out (1 % at least)."""
+    wide = cv2.GaussianBlur(flat_small, (0, 0), 4 * FEATURE_PX_PER_MM)
+    chroma = wide - wide.mean(-1, keepdims=True)
+    values = chroma[bare]
+    if len(values) < 50:
+        return 0.01
+    dev = np.abs(values - np.median(values, 0)).ravel()
+    return max(0.01, float(1.4826 * np.median(dev)))
+
+
+def colour_misfit(means: np.ndarray, templates: Templates, mat: np.ndarray) -> np.ndarray:
+    """How far each box's mean colour (K x 3) is from each template's (K x N) once the
+    template may be darkened or brightened (a gain) and veiled (the same offset in every
+    channel): the residual of that fit. The bare mat's colour is the one measured."""
+    t = np.where(np.isnan(templates.means), mat[None, :], templates.means)
+    st2 = (t * t).sum(1)[None, :]
+    st = t.sum(1)[None, :]
+    stp = means @ t.T
+    sp = means.sum(1)[:, None]
+    spp = (means * means).sum(1)[:, None]
+    det = 3 * st2 - st * st
+    flat = det < 1e-6 * np.maximum(st2, 1e-9)  # a grey template: only the offset fits
+    safe = np.where(flat, 1.0, det)
+    a = (3 * stp - st * sp) / safe
+    b = (st2 * sp - st * stp) / safe
+    out: np.ndarray = np.where(flat, spp - sp * sp / 3, spp - a * stp - b * sp)
+    return np.maximum(out, 0.0)
+
+
+def distances(samples: np.ndarray, templates: Templates, noise: float,
+              weight: np.ndarray | None = None) -> np.ndarray:
+    """Distance (0 alike .. 4 opposite) of every sample (M x n x 3, from :func:`sample`)
+    to every template (M x N): both made unit vectors after their planes are removed,
+    damped when weaker than :data:`FLOOR` times ``noise`` plus the templates' wear;
+    ``weight`` (M x n, 0 for clipped samples) leaves pixels out."""
+    ww, wh = window(templates.box_mm, templates.inset_mm)
+    q = _plane(ww, wh)
+    m, n = samples.shape[:2]
+    t = templates.features
+    eps2 = n * 3 * ((FLOOR * noise) ** 2 + templates.wear)
+    if weight is not None:  # mostly clipped: compare what there is
+        weight = np.where(weight.mean(1, keepdims=True) < 0.25, 1, weight)
+    if weight is None or bool((weight >= 1).all()):
+        p = _deplane(samples, q).reshape(m, -1)
+        pp = (p * p).sum(1)[:, None]
+        pt = p @ t.T
+        tt = (t * t).sum(1)[None, :]
+    else:
+        p3 = _deplane_weighted(samples, weight, q)
+        w3 = np.repeat(weight, 3, axis=1).reshape(m, -1)
+        p = p3.reshape(m, -1) * w3
+        pp = (p * p).sum(1)[:, None]
+        pt = p @ t.T
+        tt = w3 @ (t * t).T
+        eps2 = eps2 * np.maximum(weight.mean(1), 1e-3)[:, None]
+    npp, ntt = np.sqrt(pp + eps2), np.sqrt(tt + eps2)
+    d: np.ndarray = pp / (npp * npp) + tt / (ntt * ntt) - 2 * pt / (npp * ntt)
+    return np.maximum(d, 0.0)
+
+
+def best_shift(d: np.ndarray, shifts: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell (rows of ``d`` are cells x shifts), each template's distance at its best
+    shift (K x N), and that shift's index."""
+    k = d.shape[0] // shifts
+    cube = d.reshape(k, shifts, -1)
+    idx = cube.argmin(1)
+    return np.take_along_axis(cube, idx[:, None, :], 1)[:, 0, :], idx
+
+
+def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
+          templates: Templates, noise: float, outside: np.ndarray,
+          colour_noise: float = 0.01) -> tuple[np.ndarray, np.ndarray]:
+    """Every box (top-left ``corners_mm``, K x 2) against every template: distances at
+    each template's best shift (K x N), and the shift (dx, dy mm) of the best (K x 2).
+
+    First at :data:`SHIFTS_MM` (every cell, every shift, one product), then at
+    :data:`FINE_MM` around the best of those. The pattern's distance is added the
+    colour's (:func:`colour_misfit`, over :data:`FLOOR` times ``colour_noise``, the
+    outside colour ``outside`` being the mat's): plain faces differ only in colour."""
+    box, inset = templates.box_mm, templates.inset_mm
+    k = len(corners_mm)
+    coarse = np.array([(dx, dy) for dy in SHIFTS_MM for dx in SHIFTS_MM], float)
+    samples = sample(small, corners_mm, box, inset, outside=outside)
+    weight = sample(known, corners_mm, box, inset, outside=1.0) > 0.5
+    dist, idx = best_shift(distances(samples, templates, noise, weight), len(coarse))
+    first = coarse[idx[np.arange(k), dist.argmin(1)]]
+    fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM if dx or dy], float)
+    centres = np.asarray(corners_mm, float) + first
+    samples = sample(small, centres, box, inset, (0,), outside=outside)
+    weight = sample(known, centres, box, inset, (0,), outside=1.0) > 0.5
+    moved = (centres[:, None, :] + fine[None]).reshape(-1, 2)
+    more = sample(small, moved, box, inset, (0,), outside=outside)
+    more_w = sample(known, moved, box, inset, (0,), outside=1.0) > 0.5
+    near, nidx = best_shift(distances(more, templates, noise, more_w), len(fine))
+    better = near < dist
+    dist = np.where(better, near, dist)
+    best = dist.argmin(1)
+    shift = first + np.where(better[np.arange(k), best][:, None],
+                             fine[nidx[np.arange(k), best]], 0.0)
+    final = sample(small, np.asarray(corners_mm, float) + shift, box, inset, (0,),
+                   outside=outside)
+    seen = sample(known, np.asarray(corners_mm, float) + shift, box, inset, (0,),
+                  outside=1.0) > 0.5
+    seen = np.where(seen.mean(1, keepdims=True) < 0.25, True, seen)
+    means = (final * seen[:, :, None]).sum(1) / seen.sum(1)[:, None]
+    misfit = colour_misfit(means, templates, np.asarray(outside, np.float32))
+    dist = dist + misfit / (3 * (FLOOR * colour_noise) ** 2)
+    del samples, weight
+    return dist, shift
+
+
+Feature = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""A template's features, those of its worn image, and its mean colour."""
 
 
 def _image_features(path: Path, box_mm: tuple[float, float], inset_mm: float,
-                    split: tuple[int, int]) -> list[np.ndarray]:
-    """Features of each box of a straight-on card image split into cols x rows boxes."""
+                    split: tuple[int, int]) -> list[Feature]:
+    """Features of each box of a straight-on card image split into cols x rows boxes, and
+    of the same photographed a little worse (:data:`WORN_MM` off, blurred 1 mm more)."""
     img = images.load(path)
     cols, rows = split
     size = (round(box_mm[0] * cols * FEATURE_PX_PER_MM),
             round(box_mm[1] * rows * FEATURE_PX_PER_MM))
-    flat = cv2.resize(img, size, interpolation=cv2.INTER_AREA).astype(np.float32) / MAT_GREY
+    # a scan's full scale is paper white, as capture-deck writes it
+    flat = cv2.resize(img, size, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
     small = cv2.GaussianBlur(flat, (0, 0), BLUR_MM * FEATURE_PX_PER_MM,
                              borderType=cv2.BORDER_REPLICATE)
-    return [features_at(small, c * box_mm[0], r * box_mm[1], box_mm, inset_mm, (0,))[0]
-            for r in range(rows) for c in range(cols)]
+    off = np.array([[1, 0, -WORN_MM * FEATURE_PX_PER_MM], [0, 1, -WORN_MM * FEATURE_PX_PER_MM]],
+                   np.float32)
+    worse = cv2.GaussianBlur(cv2.warpAffine(small, off, size, borderMode=cv2.BORDER_REPLICATE),
+                             (0, 0), BLUR_MM * FEATURE_PX_PER_MM, borderType=cv2.BORDER_REPLICATE)
+    ww, wh = window(box_mm, inset_mm)
+    q = _plane(ww, wh)
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            corner = np.array([[c * box_mm[0], r * box_mm[1]]])
+            clean = sample(small, corner, box_mm, inset_mm, (0,), outside=0.0)
+            worn = sample(worse, corner, box_mm, inset_mm, (0,), outside=0.0)
+            out.append((_deplane(clean, q).reshape(-1), _deplane(worn, q).reshape(-1),
+                        clean[0].mean(0)))
+    return out
+
+
+def veil(small: np.ndarray, corners_mm: np.ndarray, templates: Templates,
+         best: np.ndarray) -> np.ndarray:
+    """How much brighter (paper-white units, K) each box is than its best template
+    (``best``, K indices) would be at the contrast it shows: a veil brightens and lowers
+    contrast; a wrong light only scales. NaN for the bare mat."""
+    box, inset = templates.box_mm, templates.inset_mm
+    ww, wh = window(box, inset)
+    raw = sample(small, corners_mm, box, inset, (0,))
+    flat = _deplane(raw, _plane(ww, wh)).reshape(len(raw), -1)
+    t = templates.features[best]
+    gain = (flat * t).sum(1) / np.maximum((t * t).sum(1), 1e-9)
+    out: np.ndarray = (raw.mean(1) - gain[:, None] * templates.means[best]).mean(1)
+    return out
 
 
 def _cache_dir() -> Path:
@@ -117,7 +332,25 @@ def _key(kind: str, file: Path, images: list[Path]) -> str:
     return h.hexdigest()[:24]
 
 
-Builder = Callable[[], tuple[list[str], list[np.ndarray]]]
+Builder = Callable[[], tuple[list[str], list[Feature]]]
+
+
+def _wear(features: np.ndarray, worse: np.ndarray) -> float:
+    """See :attr:`Templates.wear`: the median over templates."""
+    change = ((features - worse) ** 2).mean(1)
+    return float(np.median(change[(features != 0).any(1)])) if len(change) else 0.0
+
+
+def _worn(features: np.ndarray, worse: np.ndarray, box_mm: tuple[float, float],
+          inset_mm: float) -> np.ndarray:
+    """Each template's distance to its worse photograph (see :attr:`Templates.worn`)."""
+    tmp = Templates((), features, box_mm, inset_mm, np.zeros(len(features)),
+                    np.zeros((len(features), 3)), _wear(features, worse))
+    ww, wh = window(box_mm, inset_mm)
+    n = len(range(0, wh, STEP)) * len(range(0, ww, STEP))
+    d = distances(worse.reshape(len(worse), n, 3), tmp, QUANTUM)
+    out: np.ndarray = np.diag(d).astype(np.float32)
+    return out
 
 
 def _cached(kind: str, file: Path, images: list[Path], box_mm: tuple[float, float],
@@ -126,15 +359,22 @@ def _cached(kind: str, file: Path, images: list[Path], box_mm: tuple[float, floa
     try:
         with np.load(path) as data:
             return Templates(tuple(str(s) for s in data["labels"]), data["features"],
-                             box_mm, inset_mm, cached=True)
+                             box_mm, inset_mm, data["worn"], data["means"], float(data["wear"]),
+                             cached=True)
     except (OSError, KeyError, ValueError):
         pass
     labels, feats = build()
-    templates = Templates(tuple(labels), np.stack(feats).astype(np.float32), box_mm, inset_mm)
+    features = np.stack([f for f, _, _ in feats]).astype(np.float32)
+    worse = np.stack([w for _, w, _ in feats]).astype(np.float32)
+    means = np.stack([m for _, _, m in feats]).astype(np.float32)
+    worn = _worn(features, worse, box_mm, inset_mm)
+    templates = Templates(tuple(labels), features, box_mm, inset_mm, worn, means,
+                          _wear(features, worse))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, labels=np.array(labels), features=templates.features)
+        np.savez(tmp, labels=np.array(labels), features=templates.features, worn=worn,
+                 means=means, wear=templates.wear)
         tmp.replace(path)
     except OSError:
         pass  # a read-only cache only costs the rebuild next time
@@ -146,7 +386,7 @@ CARD_INSET_MM = 2.5
 
 
 def shoal_templates(deck: Deck) -> Templates:
-    """One template per section of every card image, plus the bare mat (``no-card``)."""
+    """One template per section of every card image, after the bare mat (``no-card``)."""
     missing = missing_images(deck)
     where = deck.source or "the deck"
     if missing:
@@ -157,8 +397,9 @@ def shoal_templates(deck: Deck) -> Templates:
     images = [c.image for c in cards if c.image is not None]
     box = deck.section_mm
 
-    def build() -> tuple[list[str], list[np.ndarray]]:
-        labels, feats = [NO_CARD], [np.ones(_feature_len(box, SECTION_INSET_MM), np.float32)]
+    def build() -> tuple[list[str], list[Feature]]:
+        zero = np.zeros(_feature_len(box, SECTION_INSET_MM), np.float32)
+        labels, feats = [NO_CARD], [(zero, zero, np.full(3, np.nan, np.float32))]
         for card in cards:
             assert card.image is not None
             for value, f in zip((v for row in card.sections for v in row),
@@ -177,7 +418,7 @@ def poo_templates(faces: Faces) -> Templates:
     images = [p for ps in faces.faces.values() for p in ps]
     box = faces.card_mm
 
-    def build() -> tuple[list[str], list[np.ndarray]]:
+    def build() -> tuple[list[str], list[Feature]]:
         labels, feats = [], []
         for face, paths in faces.faces.items():
             for p in paths:
@@ -189,52 +430,13 @@ def poo_templates(faces: Faces) -> Templates:
 
 
 def _feature_len(box_mm: tuple[float, float], inset_mm: float) -> int:
-    ww, wh = _window(box_mm, inset_mm)
+    ww, wh = window(box_mm, inset_mm)
     return len(range(0, wh, STEP)) * len(range(0, ww, STEP)) * 3
 
 
-GLARE_SHARE = 0.6
-"""A feature pixel this much under the glare mask (lighting.flatten) is not compared."""
-
-GAIN = (0.6, 1.6)
-"""How much darker or brighter than its template a cell may look (shadows left over)."""
-
-
-def glare_map(glare: np.ndarray, px_per_mm: float) -> np.ndarray:
-    """The glare mask (bool, rectified mat) at the feature resolution: the share of
-    every feature pixel's neighbourhood that glare touches, blurred like the features."""
-    return prepare(glare.astype(np.float32), px_per_mm)
-
-
-def distances(patches: np.ndarray, templates: Templates,
-              allowed: np.ndarray | None = None,
-              glare: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Mean squared difference of every template to the cell at its best shift (N), and
-    that shift's index; ``patches`` is S x D from :func:`features_at`.
-
-    Each comparison may brighten or darken the cell a little (:data:`GAIN`), and ignores
-    glare (pixels brighter than paper, and where ``glare``, S x D/3 from
-    :func:`features_at` over :func:`glare_map`, is above :data:`GLARE_SHARE`)."""
-    t = templates.features
-    weight = (patches.reshape(len(patches), -1, 3).max(-1) < GLARE).astype(np.float32)
-    if glare is not None:
-        weight *= glare <= GLARE_SHARE
-    weight[weight.mean(1) < 0.4] = 1.0  # mostly glare: compare what there is
-    weight = np.repeat(weight, 3, axis=1)
-    wp = weight * patches
-    pp = (wp * patches).sum(1)[:, None]
-    pt = wp @ t.T
-    tt = weight @ (t * t).T
-    gain = np.clip(pt / np.maximum(pp, 1e-6), *GAIN)
-    d = (gain * gain * pp - 2 * gain * pt + tt) / np.maximum(weight.sum(1), 1.0)[:, None]
-    if allowed is not None:
-        d[:, ~allowed] = np.inf
-    best = d.argmin(0)
-    return d[best, np.arange(t.shape[0])], best
-
-
-def decide(dist: np.ndarray, labels: tuple[str, ...]) -> tuple[str, float, float]:
-    """Label of the closest template, a confidence in 0..1, and the best distance."""
+def margin(dist: np.ndarray, labels: tuple[str, ...]) -> tuple[str, float, float]:
+    """Label of the closest template, how far the closest other label is beyond it
+    ((d2 - d1) / (d2 + d1), 0..1), and the best distance."""
     order = np.argsort(dist)
     best = labels[order[0]]
     d1 = float(dist[order[0]])

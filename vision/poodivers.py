@@ -4,31 +4,30 @@ an object.
 The layout (a named one or row strings) says which grid cells hold a card. The grid is
 found from the cards themselves: the outermost cards fix the grid's box, and the known
 number of rows and columns its pitch. Each card is matched against the faces file's
-images; a card that looks like none of the closed, blank or sleeper faces is an object,
-so object drawings missing from faces.json are still read as objects.
+images (all cards at once, invariant to gain and offset: :mod:`vision.matching`); a card
+that looks like none of the closed, blank or sleeper faces is an object, so object
+drawings missing from faces.json are still read as objects. How unlike is "none" is
+learned from the faces file itself and the photo (:func:`object_margin`), never written
+in. Build a :class:`PooDiversReader` once per faces file, mat and layout.
 """
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from companion.grid import Cell
-from vision import lighting, matching
-from vision.decks import Faces
+from vision import calibration, lighting, matching, threads
+from vision.decks import Faces, load_faces
 from vision.errors import VisionError
-from vision.mat import PX_PER_MM, MatSpec, detect
+from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
 from vision.reading import Reading
 
-UNLIKE = 0.02
-"""A card further than this (mean squared difference) from every closed, blank and
-sleeper image is an object, whatever drawing it shows."""
-
-
-LIKE = 0.5
-"""... unless it is still twice as close to one of them as to any object image."""
+FIXED = ("closed", "blank", "sleeper")
+"""The faces every card shows one of, unless it shows an object."""
 
 
 def grid_box(mask: np.ndarray, card_px: tuple[float, float]) -> tuple[int, int, int, int]:
@@ -101,47 +100,100 @@ def refine_grid(mask: np.ndarray, rows: tuple[str, ...], card_px: tuple[float, f
     return x0, y0, px, py
 
 
-def read(photo: np.ndarray, faces: Faces, rows: tuple[str, ...], mat: MatSpec,
-         templates: matching.Templates | None = None) -> Reading:
-    """Read every card cell of the layout ``rows`` ("#" card, "." gap) in ``photo``."""
-    start = time.perf_counter()
-    templates = templates or matching.poo_templates(faces)
-    view = detect(mat, photo)
-    flat, mask, _ = lighting.flatten(view.rectified, mat)
-    cw, ch = faces.card_mm
-    x0, y0, x1, y1 = (v / PX_PER_MM for v in grid_box(mask, (cw * PX_PER_MM, ch * PX_PER_MM)))
-    ncols, nrows = len(rows[0]), len(rows)
-    pitch_x = (x1 - x0 - cw) / (ncols - 1) if ncols > 1 else cw
-    pitch_y = (y1 - y0 - ch) / (nrows - 1) if nrows > 1 else ch
-    if not (0.8 * cw < pitch_x < 1.6 * cw and 0.8 * ch < pitch_y < 1.6 * ch):
-        raise VisionError(
-            f"the cards on the mat span {x1 - x0:.0f} x {y1 - y0:.0f} mm, which does not "
-            f"fit a layout of {ncols} x {nrows} cards of {cw:g} x {ch:g} mm: is it the "
-            "right layout, and nothing else on the mat?")
-    grid = refine_grid(mask, rows, (cw * PX_PER_MM, ch * PX_PER_MM),
-                       (x0 * PX_PER_MM, y0 * PX_PER_MM, pitch_x * PX_PER_MM,
-                        pitch_y * PX_PER_MM))
-    x0, y0, pitch_x, pitch_y = (v / PX_PER_MM for v in grid)
-    small = matching.prepare(flat, PX_PER_MM)
-    fixed = np.array([label != "object" for label in templates.labels])
-    reading = Reading("poodivers", {}, {}, view=view)
-    for r, row in enumerate(rows):
-        for c, mark in enumerate(row):
-            if mark != "#":
-                continue
-            x, y = x0 + c * pitch_x, y0 + r * pitch_y
-            patches = matching.features_at(small, x, y, (cw, ch), templates.inset_mm)
-            dist, _ = matching.distances(patches, templates)
-            label, conf, best = matching.decide(dist, templates.labels)
-            nearest_object = float(dist[~fixed].min()) if (~fixed).any() else np.inf
-            if label != "object" and best > UNLIKE and best > LIKE * nearest_object:
-                label = "object"
-                conf = min(1.0, (best - UNLIKE) / UNLIKE)
-            elif label == "object" and fixed.any():
-                conf = min(conf, float(dist[fixed].min()) / (UNLIKE + 1e-9))
+def object_margin(templates: matching.Templates, margins: calibration.Margins,
+                  photo_true: float) -> float:
+    """The distance beyond which a card is none of the fixed faces: an object. The
+    geometric mean of how far a true match lies (the faces' worn distance, or the
+    photo's own when worse) and how near the object images come to the fixed faces
+    (without object images: how near the fixed faces come to each other)."""
+    labels = np.array(templates.labels)
+    fixed = np.isin(labels, FIXED)
+    true = max(margins.worn, photo_true)
+    d = calibration.cross(templates)
+    if fixed.all():  # no object images: as unlike as the fixed faces are to each other
+        apart = labels[:, None] != labels[None, :]
+        return float(np.sqrt(true * max(float(d[apart].min()), true)))
+    return float(np.sqrt(true * max(float(d[np.ix_(fixed, ~fixed)].min()), true)))
+
+
+class PooDiversReader:
+    """Reads Tokyo Poo Divers layouts of one faces file, mat and layout."""
+
+    def __init__(self, faces: Faces, mat: MatSpec, rows: tuple[str, ...]) -> None:
+        self.faces = faces
+        self.mat = mat
+        self.rows = rows
+        self.templates = matching.poo_templates(faces)
+        self.margins = calibration.margins(self.templates, frozenset({"object"}))
+
+    @classmethod
+    def from_files(cls, faces: Path, mat: Path | None, rows: tuple[str, ...]
+                   ) -> PooDiversReader:
+        return cls(load_faces(faces), mat_of(mat), rows)
+
+    def read(self, photo: np.ndarray) -> Reading:
+        """Read every card cell of the layout ("#" card, "." gap) in ``photo``."""
+        threads.one_thread()
+        start = time.perf_counter()
+        reading = self._read(photo)
+        reading.ms = round((time.perf_counter() - start) * 1000)
+        return reading
+
+    def _read(self, photo: np.ndarray) -> Reading:
+        rows, templates, faces, mat = self.rows, self.templates, self.faces, self.mat
+        view = detect(mat, photo)
+        light = lighting.flatten(view.rectified, mat)
+        mask = light.mask
+        cw, ch = faces.card_mm
+        x0, y0, x1, y1 = (v / PX_PER_MM
+                          for v in grid_box(mask, (cw * PX_PER_MM, ch * PX_PER_MM)))
+        ncols, nrows = len(rows[0]), len(rows)
+        pitch_x = (x1 - x0 - cw) / (ncols - 1) if ncols > 1 else cw
+        pitch_y = (y1 - y0 - ch) / (nrows - 1) if nrows > 1 else ch
+        if not (0.8 * cw < pitch_x < 1.6 * cw and 0.8 * ch < pitch_y < 1.6 * ch):
+            raise VisionError(
+                f"the cards on the mat span {x1 - x0:.0f} x {y1 - y0:.0f} mm, which does not "
+                f"fit a layout of {ncols} x {nrows} cards of {cw:g} x {ch:g} mm: is it the "
+                "right layout, and nothing else on the mat?")
+        grid = refine_grid(mask, rows, (cw * PX_PER_MM, ch * PX_PER_MM),
+                           (x0 * PX_PER_MM, y0 * PX_PER_MM, pitch_x * PX_PER_MM,
+                            pitch_y * PX_PER_MM))
+        x0, y0, pitch_x, pitch_y = (v / PX_PER_MM for v in grid)
+        small = matching.prepare(light.flat, PX_PER_MM)
+        known = matching.prepare((~light.unknown).astype(np.float32), PX_PER_MM)
+        bare = matching.prepare(light.bare.astype(np.float32), PX_PER_MM) > 0.99
+        noise = matching.noise_floor(small, bare)
+        colour_noise = matching.colour_floor(small, bare)
+        cells = [(c, r) for r, row in enumerate(rows) for c, mark in enumerate(row)
+                 if mark == "#"]
+        corners = np.array([(x0 + c * pitch_x, y0 + r * pitch_y) for c, r in cells])
+        dist, shift = matching.match(small, known, corners, templates, noise, light.mat,
+                                     colour_noise)
+        labels = np.array(templates.labels)
+        fixed = np.isin(labels, FIXED)
+        best_fixed = dist[:, fixed].min(1)
+        density = calibration.photo_density(dist, self.margins.worn)
+        unlike = object_margin(templates, self.margins, float(np.exp(density[0])))
+        veils = matching.veil(small, corners + shift, templates, dist.argmin(1))
+        reading = Reading("poodivers", {}, {}, view=view)
+        for k, (c, r) in enumerate(cells):
+            options = calibration.posterior(dist[k], templates.labels, density,
+                                            {"object": unlike})
+            label = next(iter(options))
+            if label != "object" and best_fixed[k] > unlike:
+                label = "object"  # like none of the fixed faces: an object
             name = str(Cell(c, r))
+            dx, dy = shift[k]
             reading.cells[name] = label
-            reading.confidence[name] = max(0.0, min(1.0, conf))
-            reading.boxes_mm[name] = (x, y, cw, ch)
-    reading.ms = round((time.perf_counter() - start) * 1000)
-    return reading
+            reading.confidence[name] = options.get(label, 0.0)
+            reading.veil[name] = max(0.0, float(veils[k]))
+            reading.candidates[name] = options
+            ox, oy = mat.origin_mm
+            reading.boxes_mm[name] = (ox + x0 + c * pitch_x + dx, oy + y0 + r * pitch_y + dy,
+                                      cw, ch)
+        return reading
+
+
+def read(photo: np.ndarray, faces: Faces, rows: tuple[str, ...], mat: MatSpec) -> Reading:
+    """Read one photo (builds a reader: for many photos, keep a :class:`PooDiversReader`)."""
+    return PooDiversReader(faces, mat, rows).read(photo)

@@ -1,4 +1,15 @@
-"""What a reader saw: cells, confidences, and where each cell is on the mat."""
+"""What a reader saw: cells, confidences, unsure cells, and where each cell is on the mat.
+
+The JSON is the vision contract's ``{game, cells, confidence, ms}`` plus ``unsure``: the
+cells read with less confidence than :data:`vision.calibration.UNSURE`, each with the
+values it could be (most likely first, with their probability) and its box, in mat
+millimetres and in pixels of the rectified photo (``Reading.view.rectified``; see
+:meth:`Reading.crop`), for a player to check before the score is taken::
+
+    "unsure": [{"cell": "3,1", "candidates": [{"value": "angel", "p": 0.62},
+                {"value": "clown", "p": 0.35}], "box_mm": [x, y, w, h],
+                "box_px": [x, y, w, h]}]
+"""
 
 from __future__ import annotations
 
@@ -24,11 +35,50 @@ class Reading:
     boxes_mm: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
     """Cell -> (x, y, w, h) on the mat in millimetres, where it was matched."""
     view: MatView | None = field(default=None, repr=False)
+    candidates: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Cell -> the values it could be and their probability, most likely first."""
+    veil: dict[str, float] = field(default_factory=dict)
+    """Cell -> how much a glare veil brightens it (paper-white units; 0 when none)."""
+
+    def unsure(self) -> list[str]:
+        """The cells read with less confidence than :data:`vision.calibration.UNSURE`."""
+        from vision.calibration import UNSURE
+
+        return [c for c, v in self.confidence.items() if v < UNSURE]
+
+    def box_px(self, cell: str) -> tuple[int, int, int, int]:
+        """A cell's box (x, y, w, h) in pixels of the rectified photo."""
+        x, y, w, h = self.boxes_mm[cell]
+        if self.view is None:
+            return round(x), round(y), round(w), round(h)
+        x0, y0 = self.view.mm_to_px(x, y)
+        s = self.view.px_per_mm
+        return round(x0), round(y0), round(w * s), round(h * s)
+
+    def crop(self, cell: str, margin_mm: float = 3.0) -> np.ndarray:
+        """The cell as the camera saw it, straightened (BGR), with a little around it."""
+        if self.view is None:
+            raise VisionError("this reading has no photo to crop")
+        x, y, w, h = self.box_px(cell)
+        m = round(margin_mm * self.view.px_per_mm)
+        img = self.view.rectified
+        return img[max(0, y - m):y + h + m, max(0, x - m):x + w + m].copy()
 
     def to_json(self) -> dict[str, Any]:
+        unsure = []
+        for cell in self.unsure():
+            options = self.candidates.get(cell) or {self.cells[cell]: self.confidence[cell]}
+            entry: dict[str, Any] = {
+                "cell": cell,
+                "candidates": [{"value": v, "p": round(p, 3)} for v, p in options.items()
+                               if p >= 0.01 or v == self.cells[cell]][:4]}
+            if cell in self.boxes_mm:
+                entry["box_mm"] = [round(v, 1) for v in self.boxes_mm[cell]]
+                entry["box_px"] = list(self.box_px(cell))
+            unsure.append(entry)
         return {"game": self.game, "cells": self.cells,
                 "confidence": {k: round(v, 3) for k, v in self.confidence.items()},
-                "ms": self.ms}
+                "ms": self.ms, "unsure": unsure}
 
     def overlay(self, photo: np.ndarray) -> np.ndarray:
         """The photo with every recognised cell outlined (green sure, red unsure) and named."""
@@ -36,15 +86,16 @@ class Reading:
         if self.view is None:
             return out
         mat = self.view.spec
-        outline = self.view.to_photo(np.array([[0, 0], [mat.size_mm[0], 0],
-                                               [*mat.size_mm], [0, mat.size_mm[1]]]))
+        (x0, y0), (w, h) = mat.origin_mm, mat.size_mm
+        outline = self.view.to_photo(np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h],
+                                               [x0, y0 + h]]))
         cv2.polylines(out, [outline.round().astype(np.int32)], True, (255, 160, 0), 2,
                       cv2.LINE_AA)
         font = max(0.35, photo.shape[1] / 3200)
         for cell, (x, y, w, h) in self.boxes_mm.items():
             quad = self.view.to_photo(np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]))
             conf = self.confidence.get(cell, 0.0)
-            colour = (0, 200, 0) if conf >= 0.3 else (0, 160, 255) if conf >= 0.1 else (0, 0, 255)
+            colour = (0, 200, 0) if conf >= 0.9 else (0, 160, 255) if conf >= 0.5 else (0, 0, 255)
             cv2.polylines(out, [quad.round().astype(np.int32)], True, colour, 2, cv2.LINE_AA)
             label = self.cells.get(cell, "")
             text = "\n".join([cell, *label.split("+")])

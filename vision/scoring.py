@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vision import matching, shoal
-from vision.decks import load_deck
-from vision.mat import mat_of, read_photo
+from vision.mat import read_photo
+from vision.shoal import ShoalReader, layout_of
 
 
 def layouts_from_photos(photos: list[Path], deck: Path | None,
@@ -17,11 +16,5 @@ def layouts_from_photos(photos: list[Path], deck: Path | None,
     shipped deck when ``None``; ``mat`` the mat.json, the project's A3 mat when ``None``.
     Raises :class:`vision.errors.VisionError` (a ``ValueError``) for anything unreadable.
     """
-    loaded = load_deck(deck if deck is not None else "default")
-    spec = mat_of(mat)
-    templates = matching.shoal_templates(loaded)
-    out = []
-    for photo in photos:
-        reading = shoal.read(read_photo(photo), loaded, spec, templates)
-        out.append(shoal.layout_of(reading))
-    return out
+    reader = ShoalReader.from_files(deck, mat)
+    return [layout_of(reader.read(read_photo(photo))) for photo in photos]

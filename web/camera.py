@@ -7,8 +7,9 @@ package's, with the deck, faces and mat files of the ``[vision]`` settings (the 
 Shoal deck and the project's A3 mat by default). The answer is the contract's ``{game,
 cells, confidence, ms}`` plus ``overlay``: the photo with every recognised cell
 outlined, as a JPEG data URL, for the players to compare with the layout on screen;
-each unsure cell (``unsure``, :mod:`vision.reading`) gets ``crop``, its picture as a JPEG
-data URL, shown beside the values it could be.
+each unsure cell (``unsure``: its candidates and boxes, :mod:`vision.reading`) gets
+``crop``, its picture as a JPEG data URL, shown beside the values it could be. Readers
+are built once per set of files and read with one thread (:mod:`vision.threads`).
 """
 
 from __future__ import annotations
@@ -83,26 +84,24 @@ def _camera_photo(v: Any) -> Any:
 
 
 @cache
-def _shoal_kit(deck: str | None, mat: str | None) -> tuple[Any, Any, Any]:
-    v = _vision()
-    loaded = v["decks"].load_deck(Path(deck) if deck else "default")
-    return loaded, v["mat"].mat_of(Path(mat) if mat else None), \
-        v["matching"].shoal_templates(loaded)
+def _shoal_reader(deck: str | None, mat: str | None) -> Any:
+    """The Shoal reader of the configured files, built once (templates and margins)."""
+    from vision.shoal import ShoalReader
+
+    return ShoalReader.from_files(Path(deck) if deck else None, Path(mat) if mat else None)
 
 
 @cache
-def _poo_kit(faces: str, mat: str | None) -> tuple[Any, Any, Any]:
-    v = _vision()
-    loaded = v["decks"].load_faces(Path(faces))
-    return loaded, v["mat"].mat_of(Path(mat) if mat else None), \
-        v["matching"].poo_templates(loaded)
+def _poo_reader(faces: str, mat: str | None, rows: tuple[str, ...]) -> Any:
+    from vision.poodivers import PooDiversReader
+
+    return PooDiversReader.from_files(Path(faces), Path(mat) if mat else None, rows)
 
 
 def _read(v: Any, game: str, photo: Any, layout: str) -> Any:
     files = current_app.config.get("VISION") or {}
     if game == "shoal":
-        deck, mat, templates = _shoal_kit(files.get("deck"), files.get("mat"))
-        return v["shoal"].read(photo, deck, mat, templates)
+        return _shoal_reader(files.get("deck"), files.get("mat")).read(photo)
     if not files.get("faces"):
         raise ApiError(503, "reading Tokyo Poo Divers needs the card faces: set faces "
                             "under [vision] in config.toml (see `companion vision`)")
@@ -112,8 +111,7 @@ def _read(v: Any, game: str, photo: Any, layout: str) -> Any:
         rows = rows_of(_layout_option(layout))
     except BadSetup as err:
         raise ApiError(400, str(err)) from None
-    faces, mat, templates = _poo_kit(files["faces"], files.get("mat"))
-    return v["poodivers"].read(photo, faces, rows, mat, templates)
+    return _poo_reader(files["faces"], files.get("mat"), tuple(rows)).read(photo)
 
 
 def _layout_option(text: str) -> object:

@@ -139,6 +139,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(warning, file=sys.stderr)
     if timer is None:
         print(f"companion: {problem}; the dashboard runs without a timer", file=sys.stderr)
+    elif timer.status().get("device", {}).get("connection") == "reconnecting":
+        print(f"companion: {timer.status()['device']['error']} (the timer uses the box as "
+              "soon as it answers)", file=sys.stderr)
     publisher, trouble = start_publishing(table, conf)
     if trouble:
         print(f"companion: {trouble}", file=sys.stderr)

@@ -30,9 +30,10 @@ __all__ = [
 ]
 
 
-def open_backend(spec: str, config: HardwareConfig) -> Backend:
+def open_backend(spec: str, config: HardwareConfig, keep_trying: bool = False) -> Backend:
     """The backend named by ``spec``; raises :class:`HardwareError` naming the pin or port
-    when the hardware cannot be opened."""
+    when the hardware cannot be opened. With ``keep_trying`` a clapper box that is not
+    there yet is waited for (only a wrong device or firmware is refused at once)."""
     if not isinstance(spec, str):
         raise HardwareError(f"the timer must be browser, gpio or serial:URL, not {spec!r}")
     if spec == "browser":
@@ -45,7 +46,7 @@ def open_backend(spec: str, config: HardwareConfig) -> Backend:
         if not url:
             raise HardwareError("serial: needs the box's port, e.g. serial:/dev/ttyACM0")
         from companion.hardware.serial_box import SerialBackend
-        return SerialBackend(url, config)
+        return SerialBackend(url, config, keep_trying)
     raise HardwareError(f"unknown timer {spec!r}: use browser, gpio or serial:URL "
                         "(e.g. serial:/dev/ttyACM0)")
 
@@ -55,7 +56,8 @@ def open_timer(spec: str, table: Table, config: Mapping[str, Any] | None = None,
     """The table's timer on the backend named by ``spec`` (see the module docstring).
 
     ``config`` is the ``[hardware]`` table, or the whole config.toml (its ``hardware``
-    table is used). ``state_file`` keeps the binding and the countdown across a restart
+    table is used). A clapper box plugged in later is found when it comes (the service
+    never falls back for good). ``state_file`` keeps the binding and the countdown across a restart
     of the service (see :class:`TableTimer`). Raises :class:`HardwareError` when
     ``config`` is wrong or the hardware cannot be opened. Close it with ``close()`` (or
     use it as a context manager).
@@ -63,4 +65,5 @@ def open_timer(spec: str, table: Table, config: Mapping[str, Any] | None = None,
     if config is not None and isinstance(config.get("hardware"), Mapping):
         config = config["hardware"]
     settings = HardwareConfig.from_mapping(config)
-    return TableTimer(table, open_backend(spec, settings), settings, clock, state_file)
+    return TableTimer(table, open_backend(spec, settings, keep_trying=True), settings, clock,
+                      state_file)

@@ -24,8 +24,13 @@ if TYPE_CHECKING:
     from companion.hardware.backend import Backend
 
 PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id
-STEPS = [("start", "Press START"), ("stop", "Press STOP"),
-         ("next", "Press NEXT briefly"), ("hold", "Hold NEXT down until it beeps (3 s)")]
+
+
+def steps() -> list[tuple[str, str]]:
+    """The wiring check's steps: each button event and what to do for it."""
+    from companion.hardware.timer import HOLD, NEXT, START, STOP
+    return [(START, "Press START"), (STOP, "Press STOP"),
+            (NEXT, "Press NEXT briefly"), (HOLD, "Hold NEXT down until it beeps (3 s)")]
 
 
 def _interrupt_on_sigterm() -> None:
@@ -62,7 +67,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     failed = []
     try:
         print(f"Wiring check on {args.timer}. Ctrl-C to stop.", flush=True)
-        for expected, prompt in STEPS:
+        for expected, prompt in steps():
             print(f"{prompt} ...", flush=True)
             if _wait_for(presses, expected, args.timeout):
                 print(f"  ok: {expected.upper()} works", flush=True)

@@ -25,6 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from companion.hardware.timer import BUTTONS
+
 
 class HardwareError(RuntimeError):
     """Timer hardware that cannot be opened or used; the message names the pin or port
@@ -32,7 +34,7 @@ class HardwareError(RuntimeError):
 
 
 DEFAULT_PINS: dict[str, Any] = {
-    "start": 17, "stop": 27, "next": 22, "buzzer": 23, "clapper": 24, "leds": [],
+    **dict(zip(BUTTONS, (17, 27, 22), strict=True)), "buzzer": 23, "clapper": 24, "leds": [],
 }
 
 

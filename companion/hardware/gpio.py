@@ -18,7 +18,7 @@ from gpiozero.exc import BadPinFactory, GPIOZeroError
 from companion.hardware import pins as pin_library
 from companion.hardware.backend import Backend
 from companion.hardware.config import HardwareConfig, HardwareError
-from companion.hardware.timer import Beat
+from companion.hardware.timer import HOLD, NEXT, START, STOP, Beat
 
 # Beep patterns: (on seconds, off seconds, count).
 WARNING_BEEP = (0.08, 0.0, 1)
@@ -43,11 +43,11 @@ class GpioBackend(Backend):
         self._next_held = False
         self._devices: list[Device] = []
         try:
-            self.start_button = self._open("START button", Button, self.pins["start"],
+            self.start_button = self._open("START button", Button, self.pins[START],
                                            bounce_time=CONTACT_BOUNCE_S)
-            self.stop_button = self._open("STOP button", Button, self.pins["stop"],
+            self.stop_button = self._open("STOP button", Button, self.pins[STOP],
                                           bounce_time=CONTACT_BOUNCE_S)
-            self.next_button = self._open("NEXT button", Button, self.pins["next"],
+            self.next_button = self._open("NEXT button", Button, self.pins[NEXT],
                                           bounce_time=CONTACT_BOUNCE_S,
                                           hold_time=config.hold_s)
             self.buzzer = self._open("buzzer", Buzzer, self.pins["buzzer"])
@@ -62,8 +62,8 @@ class GpioBackend(Backend):
         # Runs before gpiozero's own exit handler (registered earlier, run later), so an
         # interpreter that exits mid-pulse switches the solenoid off first.
         atexit.register(self.close)
-        self.start_button.when_pressed = lambda: self.on_button("start")
-        self.stop_button.when_pressed = lambda: self.on_button("stop")
+        self.start_button.when_pressed = lambda: self.on_button(START)
+        self.stop_button.when_pressed = lambda: self.on_button(STOP)
         self.next_button.when_held = self._held
         self.next_button.when_released = self._released
 
@@ -92,12 +92,12 @@ class GpioBackend(Backend):
 
     def _held(self) -> None:
         self._next_held = True
-        self.on_button("hold")
+        self.on_button(HOLD)
 
     def _released(self) -> None:
         held, self._next_held = self._next_held, False
         if not held:
-            self.on_button("next")
+            self.on_button(NEXT)
 
     # Timer events -------------------------------------------------------------------
 

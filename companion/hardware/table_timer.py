@@ -43,7 +43,7 @@ from companion.engine import IllegalAction
 from companion.hardware.backend import Backend
 from companion.hardware.clock import Clock
 from companion.hardware.config import HardwareConfig
-from companion.hardware.timer import ACTIVE, Beat, Timer, TimerState
+from companion.hardware.timer import ACTIVE, HOLD, NEXT, START, STOP, Beat, Timer, TimerState
 from companion.store import Conflict, StoreError
 from companion.table import NoSuchSession, Session, Table
 
@@ -291,13 +291,13 @@ class TableTimer:
     def _button(self, name: str) -> None:
         """A press reported by the backend (from its own thread)."""
         try:
-            if name == "hold":
+            if name == HOLD:
                 self.undo()
                 return
             with self._cond:
                 if not self.timer.press(name):
                     return
-            {"start": self.start, "stop": self.stop, "next": self.next_turn}[name]()
+            {START: self.start, STOP: self.stop, NEXT: self.next_turn}[name]()
         except (IllegalAction, NoSearchGame, NoSuchSession, Conflict, StoreError) as err:
             self._refuse(str(err))
 

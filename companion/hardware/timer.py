@@ -23,7 +23,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-BUTTONS = ("start", "stop", "next")
+from firmware.protocol import BUTTONS as BOX_BUTTONS
+
+# The buttons as the host names them (the protocol's, lower case), and NEXT held down.
+BUTTONS = tuple(name.lower() for name in BOX_BUTTONS)
+START, STOP, NEXT = BUTTONS
+HOLD = "hold"
 
 
 class TimerState(StrEnum):

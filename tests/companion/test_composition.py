@@ -19,9 +19,9 @@ import pytest
 ROOT = Path(__file__).parents[2]
 OUTSIDE = ("web", "vision", "hub")
 """Packages that use ``companion`` and must never be used by it."""
-NAMED = re.compile(r"(?<![\w.-])(?:web|vision|hub)(?:[.:/]\w|``)|``(?:web|vision|hub)\b")
-"""A module named in text: ``web.commands``, ``vision/scoring.py``, ``hub:register``,
-````vision````; plain words (a ``hub`` config key, "web page") are not names."""
+NAMED = re.compile(r"(?<![\w.-])(?:web|vision|hub)(?:[.:/]\w|`* packages?\b)")
+"""A package named in text: ``web.commands``, ``vision/scoring.py``, ``hub:register``,
+"the vision package"; plain words (the ``hub`` config key, "web page") are not names."""
 TEXT = {tokenize.STRING, tokenize.COMMENT, getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING)}
 """Tokens of text (Python 3.12 splits f-strings; 3.11 keeps them whole)."""
 SOURCES = sorted((ROOT / "companion").rglob("*.py"))
@@ -55,9 +55,11 @@ def test_companion_names_no_outside_package_in_text(path: Path) -> None:
 
 
 def test_the_name_pattern_catches_module_names_only() -> None:
-    for named in ('"web.commands"', "vision/scoring.py", "``vision``", "hub:register"):
+    for named in ('"web.commands"', "vision/scoring.py", "the ``vision`` package",
+                  "hub:register", "the web and vision packages"):
         assert NAMED.search(named), named
-    for word in ('"hub"', "hub_username", "the web page", "a companion.webhook", "vision"):
+    for word in ('"hub"', "``hub``", "hub_username", "the web page", "a companion.webhook",
+                 "vision"):
         assert not NAMED.search(word), word
 
 

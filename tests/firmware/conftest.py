@@ -1,46 +1,33 @@
-"""A stand-in for MicroPython's ``machine`` module, so the Pico layer runs under CPython."""
+"""The stand-in for MicroPython's ``machine`` module (tests/firmware/board/machine.py, the
+same file the MicroPython runs use), so the Pico layer runs under CPython."""
 
 from __future__ import annotations
 
+import importlib.util
 import sys
-import types
 from collections.abc import Iterator
-from typing import ClassVar
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
+import firmware
 
-class FakePin:
-    """``machine.Pin``: remembers its mode and every value written; inputs are set by
-    the test through ``level`` (1 = released with the pull-up, 0 = pressed)."""
-
-    IN, OUT, PULL_UP = "in", "out", "pull_up"
-    board: ClassVar[dict[int, FakePin]] = {}
-
-    def __init__(self, number: int, mode: str, pull: str | None = None,
-                 value: int | None = None) -> None:
-        self.number, self.mode, self.pull = number, mode, pull
-        self.level = 1 if pull == self.PULL_UP else 0
-        self.history: list[int] = []
-        if value is not None:
-            self.value(value)
-        FakePin.board[number] = self
-
-    def value(self, v: int | None = None) -> int:
-        if v is None:
-            return self.level
-        assert self.mode == self.OUT, f"GP{self.number} is an input"
-        self.level = v
-        if not self.history or self.history[-1] != v:
-            self.history.append(v)
-        return v
+BOARD = Path(__file__).parent / "board"
 
 
 @pytest.fixture
-def machine(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[FakePin]]:
-    FakePin.board = {}
-    module = types.ModuleType("machine")
-    module.Pin = FakePin  # type: ignore[attr-defined]
+def machine(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    spec = importlib.util.spec_from_file_location("machine", BOARD / "machine.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
     monkeypatch.setitem(sys.modules, "machine", module)
     monkeypatch.delitem(sys.modules, "firmware.pico", raising=False)
-    yield FakePin
+    monkeypatch.delattr(firmware, "pico", raising=False)  # re-imported on this machine
+    yield module
+
+
+def gp16(machine: ModuleType) -> list[str]:
+    """The solenoid pin's values, in order."""
+    return [change.split("=")[1] for _, change in machine.log if change.startswith("GP16=")]

@@ -17,7 +17,9 @@ from firmware import protocol
 from firmware.box import Box
 from tests.support.box import Parts
 
-GOOD = re.compile(rb"[ \t]*(HELLO|STOP|CLAP|PING|START[ \t]+([0-9]+))[ \t]*")
+GOOD = re.compile(rb"(HELLO|STOP|CLAP|PING|START[ \t]+([0-9]+))[ \t]*")
+WORD = re.compile(rb"(HELLO|START|STOP|CLAP|PING)([ \t]|$)")
+PRINTABLE = re.compile(rb"[\t\x20-\x7e]*")
 
 PIECES = st.sampled_from([
     b"HELLO", b"START", b"STOP", b"CLAP", b"PING", b"30000", b"0", b"3600001", b"-5",
@@ -30,15 +32,30 @@ NOISE = st.one_of(
 )
 
 
+def good(tail: bytes) -> bool:
+    match = GOOD.fullmatch(tail)
+    return match is not None and (match[2] is None or 0 < int(match[2]) <= protocol.MAX_MS)
+
+
+def recovered(raw: bytes) -> bytes | None:
+    """The line the box obeys: noise in front of a line is skipped, so it is the longest
+    tail of ``raw`` that is printable ASCII of at most ``MAX_LINE`` bytes, starts with a
+    command word and is a good command (hardware.md, 'Serial protocol')."""
+    raw = raw.rstrip(b"\r")
+    for i in range(len(raw)):
+        tail = raw[i:]
+        if (len(tail) <= protocol.MAX_LINE and PRINTABLE.fullmatch(tail)
+                and WORD.match(tail) and good(tail)):
+            return tail
+    return None
+
+
 def expected(raw: bytes) -> str:
     """``ERR`` or the first word of the box's answer to one complete line."""
-    raw = raw.rstrip(b"\r")
-    match = GOOD.fullmatch(raw)
-    if len(raw) > protocol.MAX_LINE or match is None:
+    line = recovered(raw)
+    if line is None:
         return "ERR"
-    if match[2] is not None and not 0 < int(match[2]) <= protocol.MAX_MS:
-        return "ERR"
-    word = match[1].split()[0]
+    word = line.split()[0]
     return {b"HELLO": "READY", b"PING": "PONG", b"STOP": "STOPPED", b"CLAP": "",
             b"START": "RUNNING"}[word]
 

@@ -4,6 +4,7 @@ offers can be played, the log reads in the rulebook's words, and the log replays
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -12,8 +13,9 @@ from hypothesis import strategies as st
 from companion import engine, games
 from tests.support import driver
 
-OPTIONS = {"drshark": {}, "shark": {"variants": ["joker", "neutral", "pioneer"]},
-           "poodivers": {"digital": True}, "shoal": {}}
+OPTIONS: dict[str, dict[str, Any]] = {
+    "drshark": {}, "shark": {"variants": ["joker", "neutral", "pioneer"]},
+    "poodivers": {"digital": True}, "shoal": {}}
 CODE_WORD = re.compile(r"\b[a-z]+_[a-z_]+\b")     # end_turn, forced_sell, time_up
 
 

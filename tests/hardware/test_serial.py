@@ -3,6 +3,7 @@ pty <-> the firmware's own logic."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -12,8 +13,14 @@ from typing import Any, cast
 import pytest
 import serial
 
-from companion.hardware import HardwareError, TableTimer, open_timer
-from companion.hardware.serial_box import SerialBackend
+from companion.hardware import (
+    HardwareConfig,
+    HardwareError,
+    TableTimer,
+    open_backend,
+    open_timer,
+)
+from companion.hardware.serial_box import SerialBackend, WrongDevice
 from companion.hardware.virtual_box import VirtualBox
 from companion.table import Table
 from tests.hardware.conftest import Waiter, log_types, new_game
@@ -176,20 +183,100 @@ def test_a_wrong_device_is_named_and_refused(tmp_path: Path, table: Table, ident
 def test_a_device_that_never_answers(box: VirtualBox, table: Table) -> None:
     box.silent = True
     with pytest.raises(HardwareError, match=f"no answer from {box.path} within 0.5 s"):
-        open_timer(f"serial:{box.path}", table, FAST)
+        open_backend(f"serial:{box.path}", HardwareConfig.from_mapping(FAST))
+    with timer_on(box, table) as timer:  # the service waits for it instead
+        assert "no answer" in timer.status()["device"]["error"]
+        box.silent = False
+        assert backend(timer).wait_link("connected", 5)
+
+
+def test_a_box_plugged_in_after_the_service_started_is_used(tmp_path: Path,
+                                                             table: Table) -> None:
+    path = tmp_path / "clapperbox"
+    sid = new_game(table)
+    with open_timer(f"serial:{path}", table, FAST) as timer:
+        device = timer.status()["device"]
+        assert device["connection"] == "reconnecting"
+        assert f"cannot open the clapper box at {path}" in device["error"]
+        assert "trying again" in device["error"]
+        with VirtualBox(path) as late:
+            assert backend(timer).wait_link("connected", 5)
+            waiter = Waiter()
+            timer.listen(waiter)
+            late.press("START")
+            waiter.wait_for("running")
+            late.wait_received("START 1000")
+            late.parts.wait_claps(1)
+    assert log_types(table, sid)[:2] == ["move", "start_search"]
 
 
 def test_a_missing_port_and_pyserial_urls(table: Table) -> None:
     with pytest.raises(HardwareError, match="cannot open the clapper box at /dev/nobox"):
-        open_timer("serial:/dev/nobox", table, FAST)
-    # loop:// echoes HELLO back: a port that works but is no clapper box
-    with pytest.raises(HardwareError, match="loop:// is not a clapper box"):
+        open_backend("serial:/dev/nobox", HardwareConfig.from_mapping(FAST))
+    # loop:// echoes HELLO back: a port that works but is no clapper box, refused at once
+    with pytest.raises(WrongDevice, match="loop:// is not a clapper box"):
         open_timer("serial:loop://", table, FAST)
 
 
 def test_a_box_held_by_another_program_is_a_clear_error(box: VirtualBox,
                                                         table: Table) -> None:
     message = f"cannot open the clapper box at {box.path}.*exclusively lock"
-    with serial.serial_for_url(box.path, exclusive=True), \
-            pytest.raises(HardwareError, match=message):  # held by, say, mpremote
-        open_timer(f"serial:{box.path}", table, FAST)
+    with serial.serial_for_url(box.path, exclusive=True) as other:  # say, mpremote
+        with pytest.raises(HardwareError, match=message):
+            open_backend(f"serial:{box.path}", HardwareConfig.from_mapping(FAST))
+        timer = timer_on(box, table)
+        assert "exclusively lock" in timer.status()["device"]["error"]
+        other.close()  # mpremote is done: the service takes the box
+        assert backend(timer).wait_link("connected", 5)
+        timer.close()
+
+
+def test_a_line_right_after_ready_reaches_the_game(tmp_path: Path, table: Table) -> None:
+    """A press (or a box mid-search) talking at once after READY: the reader must know
+    its backend before it reads the first line."""
+    sid = new_game(table)
+    with VirtualBox(tmp_path / "box") as busy, \
+            open_timer(f"serial:{busy.path}", table, FAST | {"duration_s": 30}) as timer:
+        started = table_event(table, "start_search")
+        busy.unplug()
+        assert backend(timer).wait_link("reconnecting", 5)
+        busy.identity = "READY clapperbox 1.0\nBUTTON START"  # pressed as it came back
+        busy.replug()
+        assert started.wait(5)
+        assert backend(timer).link == "connected"
+    assert log_types(table, sid) == ["move", "start_search"]
+
+
+def test_a_refused_device_leaves_the_port_free(tmp_path: Path, table: Table) -> None:
+    with VirtualBox(tmp_path / "modem", identity="READY modem 3.1") as other:
+        for _ in range(2):
+            with pytest.raises(WrongDevice):
+                open_timer(f"serial:{other.path}", table, FAST)
+        with serial.serial_for_url(other.path, exclusive=True):
+            pass  # neither closed-over try kept it open or locked
+
+
+def test_noise_without_a_line_end_does_not_swallow_the_next_line(box: VirtualBox,
+                                                                 table: Table) -> None:
+    sid = new_game(table)
+    with timer_on(box, table, duration_s=30) as timer:
+        started = table_event(table, "start_search")
+        box.garbage(b"\xff\x00" * 20 + b"~" * 30)  # a loose wire, no line end
+        box.press("START")  # the next real line, right behind the noise
+        assert started.wait(5)
+        assert "noise" in (timer.status()["device"]["error"] or "")
+    assert log_types(table, sid) == ["move", "start_search"]
+
+
+def test_the_virtual_box_reports_whole_milliseconds(box: VirtualBox) -> None:
+    """DESIGN.md: every <ms> is whole milliseconds in digits (the host takes anything
+    else for a loose cable)."""
+    with serial.serial_for_url(box.path, timeout=2) as port:
+        port.write(b"START 1500\n")
+        replies = [port.readline().decode().strip() for _ in range(3)]
+        port.write(b"STOP\n")
+        replies.append(port.readline().decode().strip())
+    assert replies[0] == "RUNNING 1500"
+    assert replies[1].startswith("RUNNING ") and 0 < int(replies[1].split()[1]) <= 500
+    for reply in replies:
+        assert re.fullmatch(r"(RUNNING|STOPPED) \d+|EXPIRED", reply), replies

@@ -8,6 +8,7 @@ its own games."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import statistics
@@ -138,7 +139,7 @@ def test_every_game_at_the_hub_equals_the_tables_own_and_the_league(night: Night
     ]
     assert [v["over"] for _, v in played] == [True, True, True, False, False]
     for name, view in played:
-        wait_for(lambda n=name, v=view: hub_has(night, n, v["id"]), what=f"{name} game")
+        wait_for(functools.partial(hub_has, night, name, view["id"]), what=f"{name} game")
     tables = night.hub.get("/api/tables")["tables"]
     assert [t["table"] for t in tables] == ["t1", "t2", "t3"]
     assert all(t["online"] for t in tables)
@@ -172,7 +173,8 @@ def test_broker_killed_and_restarted_nothing_lost_or_doubled(night: Night) -> No
     night.broker.start()
     play_both(15)
     for name, view in games.items():
-        wait_for(lambda n=name, v=view: hub_has(night, n, v["id"]), what=f"{name} catch-up")
+        wait_for(functools.partial(hub_has, night, name, view["id"]),
+                 what=f"{name} catch-up")
     slow, base = statistics.median(with_hub), statistics.median(without)
     print(f"median request: {slow * 1000:.1f} ms with a hub, {base * 1000:.1f} ms without")
     assert slow <= base * 1.5 + 0.010, (slow, base)
@@ -233,7 +235,11 @@ def test_another_tables_name_is_refused_and_garbage_changes_nothing(night: Night
     acks: list[str | None] = []
     done = threading.Event()
     c = _client("t1", night.broker.port, PASSWORDS["t1"])
-    c.on_publish = lambda *a: (acks.append(mqtt.refusal(a[3])), done.set())
+    def published(*a: Any) -> None:
+        acks.append(mqtt.refusal(a[3]))
+        done.set()
+
+    c.on_publish = published
     forged = topics.Event("t2", 1, 99, "play", 1, 1.0, action={"type": "bank"})
     c.publish(topics.events_topic("t2", 1), topics.dumps(forged.to_json()), qos=1)
     assert done.wait(10)

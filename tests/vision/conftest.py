@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
 from companion.games.shoal.deck import load_deck
 from vision import art, mat
 from vision.decks import Faces, load_faces
+from vision.images import load as read_image
 from vision.synth_tables import STYLES, Table, write_table
 
 
@@ -43,7 +43,7 @@ def faces(faces_dir: Path) -> Faces:
 
 @pytest.fixture(scope="session")
 def face_images(faces: Faces) -> dict[str, list[np.ndarray]]:
-    return {k: [cv2.imread(str(p)) for p in v] for k, v in faces.faces.items()}
+    return {k: [read_image(p) for p in v] for k, v in faces.faces.items()}
 
 
 @pytest.fixture(scope="session")

@@ -55,7 +55,7 @@ def test_a_photo_file_cut_short_while_being_written(tmp_path: Path) -> None:
 
 def test_a_video_source_that_stops_says_so_and_closes(tmp_path: Path) -> None:
     path = tmp_path / "clip.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (64, 48))
     for i in range(3):
         writer.write(np.full((48, 64, 3), 40 * i, np.uint8))
     writer.release()

@@ -12,8 +12,9 @@ import pytest
 
 from companion.cli import main
 from companion.games.shoal.deck import load_deck
-from vision import mat, matching, shoal, synth
+from vision import mat, shoal, synth
 from vision.decks import load_deck as vision_deck
+from vision.images import load as read_image
 
 
 def test_capture_deck_writes_card_images_the_reader_can_use(tmp_path: Path,
@@ -34,18 +35,17 @@ def test_capture_deck_writes_card_images_the_reader_can_use(tmp_path: Path,
     assert [c["image"] for c in written["cards"]] == [f"{i}.png" for i in ids]
     # each captured image looks like the card it is named after, not like another one
     for cid in ("F01", "F17", "F40"):
-        captured = cv2.imread(str(folder / f"{cid}.png")).astype(np.float32)
+        captured = read_image(folder / f"{cid}.png").astype(np.float32)
         scores = {}
         for other in ("F01", "F17", "F40"):
-            ref = cv2.resize(cv2.imread(str(deck_dir / f"{other}.png")),
+            ref = cv2.resize(read_image(deck_dir / f"{other}.png"),
                              captured.shape[1::-1], interpolation=cv2.INTER_AREA)
             scores[other] = np.corrcoef(captured.ravel(), ref.astype(np.float32).ravel())[0, 1]
         assert max(scores, key=lambda k: scores[k]) == cid and scores[cid] > 0.9
     # and reading a shoal against the captured images works
     captured_deck = vision_deck(folder)
-    templates = matching.shoal_templates(captured_deck)
     s = synth.shoal_scene(deck, mat.standard(), 77, synth.PRESETS["tilt"])
-    assert shoal.read(s.photo, captured_deck, mat.standard(), templates).cells == s.cells
+    assert shoal.ShoalReader(captured_deck, mat.standard()).read(s.photo).cells == s.cells
 
 
 def test_capture_deck_refuses_what_it_cannot_use(tmp_path: Path,

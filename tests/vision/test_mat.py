@@ -13,6 +13,7 @@ import pytest
 from companion.cli import main
 from vision import mat, synth
 from vision.errors import VisionError
+from vision.images import load as read_image
 
 
 def corner_error_mm(spec: mat.MatSpec, scene: synth.Scene) -> float:
@@ -28,7 +29,7 @@ def test_printed_mat_round_trip_is_within_a_millimetre(tmp_path: Path) -> None:
     assert main(["vision", "mat", "--out", str(png), "--json", str(js), "--dpi", "100"]) == 0
     spec = mat.load(js)
     assert spec.size_mm == (420.0, 297.0) and sorted(spec.markers) == [0, 1, 2, 3]
-    printed = cv2.imread(str(png))
+    printed = read_image(png)
     assert printed.shape[:2] == (round(297 / 25.4 * 100), round(420 / 25.4 * 100))
     # the printed sheet, photographed through every camera distortion but the lens's
     camera = synth.Distortions(tilt_deg=30, rotation_deg=180, fill=(0.6, 0.95), light=0.8,
@@ -45,22 +46,44 @@ def test_the_png_says_its_dpi_so_it_prints_at_true_size(tmp_path: Path) -> None:
     i = data.index(b"pHYs")
     ppm_x, ppm_y, unit = struct.unpack(">IIB", data[i + 4:i + 13])
     assert (ppm_x, ppm_y, unit) == (round(150 / 0.0254), round(150 / 0.0254), 1)
-    found = mat.find_markers(mat.standard("A4"), cv2.imread(str(png)))
+    found = mat.find_markers(mat.standard("A4"), read_image(png))
     assert sorted(found) == [0, 1, 2, 3]
 
 
 def test_any_mat_json_works(tmp_path: Path) -> None:
     """Another size, other ids, markers not in the corners."""
-    custom = {"dictionary": "DICT_4X4_50", "marker_mm": 30,
+    custom = {"dictionary": "DICT_4X4_50", "marker_mm": 30, "size_mm": [310, 225],
               "markers": {"7": [150, 25], "11": [280, 110], "23": [150, 195], "42": [20, 110]}}
     (tmp_path / "mat.json").write_text(json.dumps(custom))
     spec = mat.load(tmp_path)
-    assert spec.size_mm == (310.0, 225.0)
+    assert spec.size_mm == (310.0, 225.0) and spec.origin_mm == (0.0, 0.0)
     scene = synth.mat_scene(spec, 3, synth.Distortions(tilt_deg=20, rotation_deg=90))
     assert corner_error_mm(spec, scene) < 1.0
     view = mat.detect(spec, scene.photo)
     assert view.found == [7, 11, 23, 42]
     assert view.rectified.shape[:2] == (450, 620)  # 2 px per mm
+
+
+def test_without_size_mm_only_the_markers_bounding_box_is_mat(tmp_path: Path) -> None:
+    """Nothing is guessed beyond the markers' outer edges (DESIGN.md)."""
+    markers = {"7": [150, 25], "11": [280, 110], "23": [150, 195], "42": [20, 110]}
+    sized = mat.MatSpec("DICT_4X4_50", 30, {int(k): (float(v[0]), float(v[1]))
+                                             for k, v in markers.items()}, (310, 225))
+    (tmp_path / "mat.json").write_text(json.dumps({"marker_mm": 30, "markers": markers}))
+    spec = mat.load(tmp_path)
+    assert spec.origin_mm == (5.0, 10.0) and spec.size_mm == (290.0, 200.0)
+    assert not spec.sized and "size_mm" not in spec.to_json()
+    scene = synth.mat_scene(sized, 4, synth.Distortions(tilt_deg=20, rotation_deg=90))
+    view = mat.detect(spec, scene.photo)
+    assert view.rectified.shape[:2] == (400, 580)
+    # the rectified area's corner pixel is marker 42's left edge and marker 7's top edge
+    assert view.px_to_mm(0, 0) == (5.0, 10.0)
+    straight = mat.detect(sized, scene.photo).rectified
+    assert np.abs(straight[20:420, 10:590].astype(int) - view.rectified).mean() < 3
+    (tmp_path / "mat.json").write_text(json.dumps({"marker_mm": 30, "markers": markers,
+                                                   "size_mm": [200, 225]}))
+    with pytest.raises(VisionError, match="marker 11 lies outside size_mm"):
+        mat.load(tmp_path)
 
 
 def test_a_photo_without_enough_markers_is_refused(a3: mat.MatSpec) -> None:

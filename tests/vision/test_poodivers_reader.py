@@ -11,7 +11,7 @@ import pytest
 
 from companion.cli import main
 from companion.games.poodivers.layout import card_cells, named, rows_of
-from vision import matching, poodivers, synth
+from vision import poodivers, synth
 from vision.decks import Faces
 from vision.mat import MatSpec
 
@@ -20,41 +20,38 @@ from .helpers import errors
 Images = dict[str, list[np.ndarray]]
 
 
-@pytest.fixture(scope="module")
-def templates(faces: Faces) -> matching.Templates:
-    return matching.poo_templates(faces)
 
 
 @pytest.mark.parametrize("layout", sorted(named()))
 def test_clean_photos_of_every_named_layout_are_read_exactly(
-        layout: str, faces: Faces, face_images: Images, templates: matching.Templates,
+        layout: str, faces: Faces, face_images: Images,
         a3: MatSpec) -> None:
     rows = rows_of(layout)
     s = synth.poodivers_scene(face_images, faces.card_mm, rows, a3, 7, synth.PRESETS["clean"])
-    reading = poodivers.read(s.photo, faces, rows, a3, templates)
+    reading = poodivers.PooDiversReader(faces, a3, rows).read(s.photo)
     assert list(reading.cells) == [str(c) for c in card_cells(rows)]  # A1… from the top-left
     assert reading.cells == s.cells
 
 
 def test_object_drawings_missing_from_faces_json_are_objects(
-        faces: Faces, face_images: Images, templates: matching.Templates, a3: MatSpec) -> None:
+        faces: Faces, face_images: Images, a3: MatSpec) -> None:
     rows = rows_of("square")
     s = synth.poodivers_scene(face_images, faces.card_mm, rows, a3, 15, synth.PRESETS["tilt"],
                               unseen_objects=1.0)
     assert sum(v == "object" for v in s.cells.values()) >= 10
-    reading = poodivers.read(s.photo, faces, rows, a3, templates)
+    reading = poodivers.PooDiversReader(faces, a3, rows).read(s.photo)
     assert reading.cells == s.cells
 
 
 def test_distortions_alone_and_together_stay_above_the_accuracy_bound(
-        faces: Faces, face_images: Images, templates: matching.Templates, a3: MatSpec) -> None:
+        faces: Faces, face_images: Images, a3: MatSpec) -> None:
     layouts = sorted(named())
     wrong = total = 0
     for i, preset in enumerate(p for p in synth.PRESETS if p != "clean"):
         rows = rows_of(layouts[i % len(layouts)])
         s = synth.poodivers_scene(face_images, faces.card_mm, rows, a3, 50 + i,
                                   synth.PRESETS[preset])
-        reading = poodivers.read(s.photo, faces, rows, a3, templates)
+        reading = poodivers.PooDiversReader(faces, a3, rows).read(s.photo)
         wrong += errors(s.cells, reading.cells)
         total += len(s.cells)
     assert wrong / total <= 0.02, f"{wrong} of {total} cells wrong"
@@ -89,7 +86,7 @@ def test_bad_layouts_and_faces_exit_2(faces_dir: Path, tmp_path: Path,
 
 
 def test_a_layout_that_does_not_fit_the_cards_is_refused(
-        faces: Faces, face_images: Images, templates: matching.Templates, a3: MatSpec) -> None:
+        faces: Faces, face_images: Images, a3: MatSpec) -> None:
     s = synth.poodivers_scene(face_images, faces.card_mm, rows_of("square"), a3, 3)
     with pytest.raises(ValueError, match="does not fit a layout of 11 x 10 cards"):
-        poodivers.read(s.photo, faces, rows_of("mascot"), a3, templates)
+        poodivers.PooDiversReader(faces, a3, rows_of("mascot")).read(s.photo)

@@ -12,12 +12,19 @@ import pytest
 from companion.cli import main
 from companion.games.shoal.deck import Deck, load_deck
 from companion.games.shoal.scoring import score
-from vision import matching, shoal, synth
+from vision import shoal, synth
 from vision.decks import load_deck as vision_deck
+from vision.images import load as read_image
 from vision.mat import MatSpec
 from vision.scoring import layouts_from_photos
 
 from .helpers import errors
+
+
+def cell(text: str) -> tuple[int, int]:
+    """``"x,y"`` as the layout's (x, y)."""
+    x, y = text.split(",")
+    return int(x), int(y)
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +33,8 @@ def deck(deck_dir: Path) -> Deck:
 
 
 @pytest.fixture(scope="module")
-def templates(deck: Deck) -> matching.Templates:
-    return matching.shoal_templates(deck)
+def reader(deck: Deck, a3: MatSpec) -> shoal.ShoalReader:
+    return shoal.ShoalReader(deck, a3)
 
 
 def scene(deck: Deck, a3: MatSpec, seed: int, preset: str) -> synth.Scene:
@@ -35,39 +42,39 @@ def scene(deck: Deck, a3: MatSpec, seed: int, preset: str) -> synth.Scene:
 
 
 @pytest.mark.parametrize("seed", [11, 12, 13])
-def test_clean_photos_are_read_exactly(deck: Deck, templates: matching.Templates,
+def test_clean_photos_are_read_exactly(deck: Deck, reader: shoal.ShoalReader,
                                        a3: MatSpec, seed: int) -> None:
     s = scene(deck, a3, seed, "clean")
-    reading = shoal.read(s.photo, deck, a3, templates)
+    reading = reader.read(s.photo)
     assert reading.cells == s.cells
-    assert min(reading.confidence.values()) > 0.2
+    assert min(reading.confidence.values()) > 0.5
     xs = [int(c.split(",")[0]) for c in reading.cells]
     ys = [int(c.split(",")[1]) for c in reading.cells]
     assert min(xs) == 0 and min(ys) == 0
 
 
 def test_every_distortion_alone_keeps_the_reading_nearly_exact(
-        deck: Deck, templates: matching.Templates, a3: MatSpec) -> None:
+        deck: Deck, reader: shoal.ShoalReader, a3: MatSpec) -> None:
     wrong = total = 0
     for preset in synth.PRESETS:
         if preset in ("clean", "hard"):
             continue
         s = scene(deck, a3, 100 + len(preset), preset)
-        reading = shoal.read(s.photo, deck, a3, templates)
+        reading = reader.read(s.photo)
         wrong += errors(s.cells, reading.cells)
         total += len(s.cells)
     assert total > 200
     assert wrong / total <= 0.02, f"{wrong} of {total} cells wrong"
 
 
-def test_hard_photos_stay_above_the_accuracy_bound(deck: Deck, templates: matching.Templates,
+def test_hard_photos_stay_above_the_accuracy_bound(deck: Deck, reader: shoal.ShoalReader,
                                                    a3: MatSpec) -> None:
     """Everything at once: tilt, spin, distance, lens, light, glare, shadow, noise, blur,
     JPEG, careless hands."""
     wrong = total = 0
     for seed in range(200, 206):
         s = scene(deck, a3, seed, "hard")
-        reading = shoal.read(s.photo, deck, a3, templates)
+        reading = reader.read(s.photo)
         wrong += errors(s.cells, reading.cells)
         total += len(s.cells)
     assert wrong / total <= 0.05, f"{wrong} of {total} cells wrong"
@@ -85,8 +92,7 @@ def test_score_from_a_photo_equals_the_score_of_the_true_layout(deck_dir: Path, 
         cv2.imwrite(str(path), s.photo)
         photos.append(path)
     goal = load_deck(deck_dir).goals["G1"]
-    truth = {name: {tuple(map(int, c.split(","))): v for c, v in s.cells.items()}
-             for name, s in scenes.items()}
+    truth = {name: {cell(c): v for c, v in s.cells.items()} for name, s in scenes.items()}
     seen = dict(zip(scenes, layouts_from_photos(photos, deck_dir, None), strict=True))
     assert seen == truth
     expected = score(truth, goal)
@@ -104,11 +110,11 @@ def test_cli_prints_the_vision_contract_and_an_overlay(deck_dir: Path, deck: Dec
     assert main(["vision", "read", "shoal", str(photo), "--deck", str(deck_dir / "deck.json"),
                  "--json", "--overlay", str(overlay)]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"game", "cells", "confidence", "ms"} and out["game"] == "shoal"
+    assert {"game", "cells", "confidence", "ms"} <= set(out) and out["game"] == "shoal"
     assert out["cells"] == s.cells
     assert set(out["confidence"]) == set(out["cells"])
     assert all(0 <= v <= 1 for v in out["confidence"].values())
-    drawn = cv2.imread(str(overlay))
+    drawn = read_image(overlay)
     assert drawn.shape == s.photo.shape and (drawn != s.photo).any()
 
 
@@ -117,7 +123,7 @@ def test_unreadable_input_exits_2_with_what_to_do(deck_dir: Path, tmp_path: Path
     text = tmp_path / "notes.jpg"
     text.write_text("not a photo")
     blank = tmp_path / "wall.png"
-    cv2.imwrite(str(blank), 128 + 0 * cv2.imread(str(deck_dir / "F01.png")))
+    cv2.imwrite(str(blank), 128 + 0 * read_image(deck_dir / "F01.png"))
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "deck.json").write_text('{"section_mm": [44, 31.5], "cards": []}')
     cases = [

@@ -50,7 +50,7 @@ def test_missing_cameras_and_sources_say_what_to_check(tmp_path: Path) -> None:
 def test_a_video_stream_gives_frames_until_it_ends(tmp_path: Path) -> None:
     """A recorded MJPEG file through the same VideoCapture path as a camera or URL."""
     path = tmp_path / "clip.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 480))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (640, 480))
     noise = np.random.default_rng(0).integers(0, 60, (480, 640, 3), dtype=np.uint8)
     for i in range(250):
         frame = noise.copy()

@@ -14,6 +14,7 @@ import pytest
 from vision import matching
 from vision.decks import load_deck, load_faces
 from vision.errors import VisionError
+from vision.images import load as read_image
 
 
 @pytest.fixture(autouse=True)
@@ -30,7 +31,7 @@ def test_templates_are_cached_and_rebuilt_when_a_card_image_changes(deck_dir: Pa
     assert len(first.labels) == 1 + 4 * 40 and first.labels[0] == matching.NO_CARD
     again = matching.shoal_templates(load_deck(folder))
     assert again.cached and np.array_equal(again.features, first.features)
-    img = cv2.imread(str(folder / "F01.png"))
+    img = read_image(folder / "F01.png")
     cv2.imwrite(str(folder / "F01.png"), 255 - img)
     st = (folder / "F01.png").stat()
     os.utime(folder / "F01.png", ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
@@ -56,7 +57,7 @@ def test_card_images_of_any_resolution_give_the_same_templates(deck_dir: Path,
     folder = tmp_path / "deck"
     shutil.copytree(deck_dir, folder)
     for png in folder.glob("*.png"):
-        img = cv2.imread(str(png))
+        img = read_image(png)
         cv2.imwrite(str(png), cv2.resize(img, None, fx=0.5, fy=0.5,
                                          interpolation=cv2.INTER_AREA))
     small = matching.shoal_templates(load_deck(folder))

@@ -229,7 +229,7 @@ def test_events_one_per_change_and_catch_up(client: FlaskClient, writer: Any) ->
     up_to_date = client.get(f"/api/games/{sid}/events", buffered=False,
                             headers={"Last-Event-ID": ids[-1]})
     chunks = iter(up_to_date.response)
-    assert next(chunks).startswith(b"retry:")
+    assert isinstance(opening := next(chunks), bytes) and opening.startswith(b"retry:")
     assert next(chunks) == b": keepalive\n\n"  # nothing to catch up on
     up_to_date.close()
     behind = client.get(f"/api/games/{sid}/events?last={ids[0]}", buffered=False)
@@ -241,7 +241,7 @@ def test_events_one_per_change_and_catch_up(client: FlaskClient, writer: Any) ->
 def test_lobby_events(client: FlaskClient, writer: Any) -> None:
     res = client.get("/api/events", buffered=False)
     stream = iter(res.response)
-    assert next(stream).startswith(b"retry:")
+    assert isinstance(opening := next(stream), bytes) and opening.startswith(b"retry:")
     sid = make_game(writer)
     [(kind, _, note)] = read_events(stream, 1)
     assert kind == "change" and note == {"id": sid, "seq": 0}

@@ -20,6 +20,7 @@ from tests.web.conftest import (
     wait_seq,
 )
 from tests.web.conftest import api_get as api
+from vision.images import load as read_image
 
 DECK = {"blank": 14, "sleeper": 14, "object": 42}
 
@@ -122,7 +123,7 @@ def faces_server(tmp_path: Path) -> Iterator[tuple[Server, Path, dict[str, str]]
 
     art.write_faces(tmp_path / "faces")
     faces = load_faces(tmp_path / "faces")
-    images = {k: [cv2.imread(str(p)) for p in v] for k, v in faces.faces.items()}
+    images = {k: [read_image(p) for p in v] for k, v in faces.faces.items()}
     rows = ("########",) * 8
     scene = synth.poodivers_scene(images, faces.card_mm, rows, mat.standard("A3"), 4,
                                   unseen_objects=0.0)

@@ -9,6 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from tests.web.conftest import PIN
+from vision.images import load as read_image
 from web.app import create_app
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
@@ -117,7 +118,7 @@ def test_reads_a_photo_of_a_poo_divers_grid(table: Any, tmp_path: Any,
     monkeypatch.setenv("COMPANION_CACHE", str(tmp_path / "cache"))
     art.write_faces(tmp_path / "faces")
     faces = load_faces(tmp_path / "faces")
-    images = {k: [cv2.imread(str(p)) for p in v] for k, v in faces.faces.items()}
+    images = {k: [read_image(p) for p in v] for k, v in faces.faces.items()}
     rows = ("########",) * 7 + ("###..###",)     # 62 cards
     scene = synth.poodivers_scene(images, faces.card_mm, rows, mat.standard("A3"), 3,
                                   unseen_objects=0.0)

@@ -18,6 +18,8 @@ from tests.web.conftest import PIN, Server
 PAGES = 50
 DROPS = 5
 STORM_S = 10.0
+CALM_S = 2.0
+"""Moves with every page open and none dropping: how fast this machine answers now."""
 PAUSE_S = 1.5
 """Between two moves at the table: quiet spells, in which no event flushes a dead stream."""
 FLIP = {"type": "flip", "cell": "C3", "face": "object"}
@@ -97,11 +99,11 @@ async def storm(port: int) -> tuple[list[Page], list[tuple[float, float, int]]]:
     rnd = random.Random(7)
     stop = asyncio.Event()
     pages = [Page(port, sid) for _ in range(PAGES)]
-    start = time.monotonic() + 1.0     # all pages open first, then the storm
+    start = time.monotonic() + CALM_S  # all pages open and a few calm moves, then the storm
     tasks = [asyncio.create_task(p.follow(stop, sorted(rnd.uniform(0, STORM_S)
                                                        for _ in range(DROPS)), start))
              for p in pages]
-    await asyncio.sleep(1.0)
+    await asyncio.sleep(0.5)
     posts: list[tuple[float, float, int]] = []   # (sent, answered, change number)
     change = 1                                   # creating the game was change 1
     while time.monotonic() < start + STORM_S + 1.0:
@@ -111,7 +113,7 @@ async def storm(port: int) -> tuple[list[Page], list[tuple[float, float, int]]]:
                       {"action": FLIP} if path == "/actions" else {})
         change += 1
         posts.append((sent, time.monotonic(), change))
-        await asyncio.sleep(PAUSE_S)
+        await asyncio.sleep(PAUSE_S if time.monotonic() > start else 0.3)
     await asyncio.sleep(1.0)
     stop.set()
     await asyncio.gather(*tasks)
@@ -119,9 +121,14 @@ async def storm(port: int) -> tuple[list[Page], list[tuple[float, float, int]]]:
 
 
 def test_fifty_pages_reconnecting_do_not_stall_the_table(serve: Server) -> None:
+    """The bounds are the issue's (200 ms, 1 s) on top of the slowest calm answer of this
+    run, so a machine busy with other work is not taken for a stall (a stall is seconds:
+    without the fix a POST waited 13.5 s here)."""
     pages, posts = asyncio.run(storm(serve.port))
-    slowest_post = max(answered - sent for sent, answered, _ in posts)
-    assert len(posts) >= 6 and slowest_post < 0.2, f"a POST took {slowest_post:.3f} s"
+    calm = max(answered - sent for sent, answered, _ in posts[:3])
+    slowest_post = max(answered - sent for sent, answered, _ in posts[3:])
+    assert len(posts) >= 9 and slowest_post < 0.2 + calm, (
+        f"a POST took {slowest_post:.3f} s (calm: {calm:.3f} s)")
     assert all(p.reconnects >= DROPS for p in pages)
     worst = 0.0
     for page in pages:
@@ -130,5 +137,5 @@ def test_fifty_pages_reconnecting_do_not_stall_the_table(serve: Server) -> None:
             assert heard is not None, f"a page never heard of change {change}"
             worst = max(worst, heard - sent)
     print(f"slowest POST {slowest_post * 1000:.0f} ms, slowest page {worst * 1000:.0f} ms")
-    assert worst < 1.0, f"a page heard of a change {worst:.2f} s after it was played"
+    assert worst < 1.0 + calm, f"a page heard of a change {worst:.2f} s after it was played"
 

@@ -1,10 +1,12 @@
-"""Faults at the service: a GPIO pin that cannot be opened at start, a camera gone
-mid-read, a photo that would blow up once decoded. The service goes on each time."""
+"""Faults at the service: a GPIO pin that cannot be opened at start, a clapper box
+plugged in after the service started, a camera gone mid-read, a photo that would blow up
+once decoded. The service goes on each time."""
 
 from __future__ import annotations
 
 import io
 import json
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ import numpy as np
 import pytest
 from flask.testing import FlaskClient
 
+from companion.hardware.virtual_box import VirtualBox
 from tests.hardware.busy_pins import plugin_env
 from tests.support.images import png_bomb
 from tests.web.conftest import PIN, Server
@@ -51,6 +54,28 @@ def test_a_busy_gpio_pin_at_start_falls_back_to_the_browser_timer(
         assert status["session"] == game["id"]
         code, state = call(server, "GET", f"/api/games/{game['id']}")
         assert code == 200 and state["seq"] == 1  # start_search logged
+    finally:
+        server.stop()
+    assert "Traceback" not in "".join(server.lines)
+
+
+def test_a_clapper_box_plugged_in_after_the_service_started_is_used(tmp_path: Path) -> None:
+    link = tmp_path / "clapperbox"
+    server = Server(tmp_path, "--timer", f"serial:{link}")
+    try:
+        said = "".join(server.lines)
+        assert f"cannot open the clapper box at {link}" in said
+        assert "the timer uses the box as soon as it answers" in said
+        code, status = call(server, "GET", "/api/timer")
+        assert code == 200 and status["backend"] == "serial"  # no browser fallback
+        assert status["device"]["connection"] == "reconnecting"
+        with VirtualBox(link):
+            until = time.monotonic() + 10
+            while status["device"]["connection"] != "connected":
+                assert time.monotonic() < until, status
+                time.sleep(0.05)
+                code, status = call(server, "GET", "/api/timer")
+            assert status["device"]["firmware"] == "1.0"
     finally:
         server.stop()
     assert "Traceback" not in "".join(server.lines)

@@ -42,6 +42,7 @@ def test_any_action_is_applied_or_refused_with_a_message(
 
 
 def test_an_action_type_that_is_not_a_word_is_refused() -> None:
+    kind: object
     for kind in ([], {}, ["move"], None, 3):
         try:
             GAME.apply(GAME.new(["Ann", "Ben"], {}), {"type": kind})

@@ -6,6 +6,7 @@ import copy
 import json
 from collections import Counter
 from importlib import resources
+from typing import Any
 
 import pytest
 
@@ -30,11 +31,11 @@ SMALL = {
         {"id": "shark-1", "shark": True, "shape": "star", "category": "maps"},
     ],
 }
-BOARD = {"spaces": [{"id": "X1", "area": "X", "dark": False},
-                    {"id": "Y1", "area": "Y", "dark": False},
-                    {"id": "Z1", "area": "Z", "dark": False},
-                    {"id": "Z2", "area": "Z", "dark": True}],
-         "methods": {"X": "same", "Y": "fistful", "Z": "observation"}}
+BOARD: dict[str, Any] = {"spaces": [{"id": "X1", "area": "X", "dark": False},
+                                    {"id": "Y1", "area": "Y", "dark": False},
+                                    {"id": "Z1", "area": "Z", "dark": False},
+                                    {"id": "Z2", "area": "Z", "dark": True}],
+                         "methods": {"X": "same", "Y": "fistful", "Z": "observation"}}
 
 
 def test_default_board_has_five_areas_and_nine_spaces() -> None:

@@ -44,7 +44,7 @@ def test_turds_are_never_created_or_lost(seed: int, layout: str, players: int,
         check_invariants(state)
     if GAME.is_over(state):
         assert GAME.current(state) is None
-        assert GAME.outcome(state).winners  # type: ignore[union-attr]
+        assert GAME.outcome(state).winners
 
 
 @settings(max_examples=15, deadline=None)

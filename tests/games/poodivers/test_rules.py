@@ -196,7 +196,8 @@ def test_peek_at_an_open_card_is_refused() -> None:
 # The supply ---------------------------------------------------------------------------
 
 def with_points(state: PooState, points: int) -> PooState:
-    return replace(state, diving=True, found=1, turn_points=points, diver="A1", last="A1")
+    return replace(state, diving=True, found=1, turn_points=points, diver=Cell.parse("A1"),
+                   last=Cell.parse("A1"))
 
 
 def test_bank_pays_golden_for_full_fives_and_brown_for_the_rest() -> None:
@@ -236,7 +237,7 @@ def test_points_the_supply_cannot_pay_are_lost_and_the_game_ends() -> None:
     state = play(with_points(state, 11), {"type": "bank"})
     assert state.holdings[LU] == {"brown": 2, "golden": 1}
     assert GAME.outcome(state) is not None
-    assert GAME.outcome(state).reason == "the turd supply is empty"  # type: ignore[union-attr]
+    assert GAME.outcome(state).reason == "the turd supply is empty"
     assert GAME.current(state) is None
     with pytest.raises(IllegalAction, match="over"):
         play(state, flip("H8", "blank"))
@@ -254,7 +255,7 @@ def last_card_left(state: PooState, cell: str) -> PooState:
 def test_game_ends_after_the_last_card_and_its_turn() -> None:
     state = play(last_card_left(new(), "A1"), flip("A1", "object"))  # A2, B1, B2 blank
     assert score(state, LU) == 1
-    assert GAME.outcome(state).reason == "the last card is open"  # type: ignore[union-attr]
+    assert GAME.outcome(state).reason == "the last card is open"
 
 
 def test_last_card_blank_ends_without_a_peek() -> None:
@@ -266,7 +267,7 @@ def test_ties_share_the_win() -> None:
     state = replace(new(), holdings={LU: {"brown": 1, "golden": 1}, MAX: {"brown": 6,
                     "golden": 0}})
     state = play(last_card_left(state, "D4"), flip("D4", "blank"))
-    assert GAME.outcome(state).winners == (LU, MAX)  # type: ignore[union-attr]
+    assert GAME.outcome(state).winners == (LU, MAX)
     assert GAME.summary(state)["winners"] == [LU, MAX]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -168,12 +169,13 @@ def test_the_companion_rolls_digital_dice_and_logs_the_faces(tmp_path: Path) -> 
 
 def test_illegal_actions_change_nothing_and_say_why() -> None:
     state = started()
-    for action, message in [
+    refused: list[tuple[dict[str, Any], str]] = [
         ({"type": "fly"}, "unknown action 'fly'"),
         ({"type": "end_turn", "now": 1}, "end_turn does not take 'now'"),
         ({"type": "buy", "company": "red", "count": 0}, "a count of shares"),
         ({"type": "buy", "company": "pink", "count": 1}, "needs a company"),
-    ]:
+    ]
+    for action, message in refused:
         with pytest.raises(IllegalAction, match=message):
             GAME.apply(state, action)
     rolled = play(state, roll("red", "1"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.engine import IllegalAction
-from companion.games.shark import GAME
+from companion.games.shark import GAME, SharkState
 from companion.games.shark.market import forced_price
 from tests.games.shark.position import (
     build,
@@ -33,7 +33,7 @@ def forced(player: str, company: str, count: int) -> dict:
     return {"type": "forced_sell", "player": player, "company": company, "count": count}
 
 
-def market() -> object:
+def market() -> SharkState:
     """Ann to play, every company on the board at a price of at least $1000."""
     state = drawn(started(("Mari", "Ben", "Cid")), "rr.bb.gg.y", at="A1")
     return holding(state, "Mari", cash=30000, blue=2)
@@ -164,7 +164,7 @@ def test_forced_sale_price_is_half_rounded_down_to_1000(price: int, forced: int)
     assert forced_price(price) == forced
 
 
-def forced_sale_position() -> object:
+def forced_sale_position() -> SharkState:
     """Ann's red chain of 5 takes over a green chain of 3; Ben owes 2 x 3000 = 6000 and
     only has the red dividend (3 x 1000) in cash: he must sell red at $2000."""
     state = drawn(started(stocks=["red", "green", "red"]), "rrrr.ggg", at="A6")

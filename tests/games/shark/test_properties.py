@@ -95,18 +95,18 @@ def check(before: SharkState, action: dict[str, Any], after: SharkState,
     if kind == "place":
         assert [x.amount for x in after.payments if x.kind == "bonus"] == bonus(
             before, action, after)
-        change = {c: after.prices[c] - before.prices[c] for c in COMPANIES}
+        moved = {c: after.prices[c] - before.prices[c] for c in COMPANIES}
         for p in before.players:
             if p in before.bankrupt:
                 continue
             dividends = sum(x.amount for x in after.payments
                             if x.player == p and x.kind == "dividend")
-            assert dividends == sum(max(0, change[c]) * before.shares[p][c] for c in COMPANIES)
+            assert dividends == sum(max(0, moved[c]) * before.shares[p][c] for c in COMPANIES)
             settled = after.step != "forced_sale" and p not in after.bankrupt
             if settled:
                 losses = -sum(x.amount for x in after.payments
                               if x.player == p and x.kind == "loss")
-                due = sum(max(0, -change[c]) * before.shares[p][c] for c in COMPANIES)
+                due = sum(max(0, -moved[c]) * before.shares[p][c] for c in COMPANIES)
                 assert losses == (0 if p == before.player else due)
     # shares: held + supply = 50 per company
     for c in COMPANIES:
@@ -120,10 +120,10 @@ def check(before: SharkState, action: dict[str, Any], after: SharkState,
     assert dict(after.prices) == formula(after)
     for cell in after.buildings:
         mine = owner(after, cell)
-        for n in neighbours(after, cell):
-            if n in after.buildings and mine is not None:
-                theirs = owner(after, n)
-                assert theirs in (None, mine), f"{cell} {mine} next to {n} {theirs}"
+        for near in neighbours(after, cell):
+            if near in after.buildings and mine is not None:
+                theirs = owner(after, near)
+                assert theirs in (None, mine), f"{cell} {mine} next to {near} {theirs}"
     for p in after.bankrupt:
         assert after.cash[p] == 0 and not any(after.shares[p].values())
 

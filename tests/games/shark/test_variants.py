@@ -7,13 +7,13 @@ from dataclasses import replace
 import pytest
 
 from companion.engine import IllegalAction
-from companion.games.shark import GAME
+from companion.games.shark import GAME, SharkState
 from tests.games.shark.position import build, drawn, holding, paid, place, play, roll, started
 
 END = {"type": "end_turn"}
 
 
-def pending(state: object) -> dict:
+def pending(state: SharkState) -> dict:
     return GAME.view(state)["pending"]
 
 

@@ -57,7 +57,7 @@ def test_random_legal_games(state: ShoalState) -> None:
         assert result["total"] == result["fish"] + sum(b["points"] for b in result["breakdown"])
         assert len(result["breakdown"]) == 3
     assert GAME.scores(state) == {p: r["total"] for p, r in scored.items()}
-    winners = GAME.outcome(state).winners  # type: ignore[union-attr]
+    winners = GAME.outcome(state).winners
     assert set(winners) == {p for p, s in GAME.scores(state).items()
                             if s == max(GAME.scores(state).values())}
 
