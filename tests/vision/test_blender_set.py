@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-import cv2
 import pytest
 
 from companion.games.poodivers.layout import rows_of
 from vision import mat
 from vision.decks import load_deck, load_faces
+from vision.images import load
 from vision.poodivers import PooDiversReader
 from vision.shoal import ShoalReader
 
@@ -59,7 +59,7 @@ def test_photos_are_read_within_the_per_cell_bound(game: str) -> None:
         reader = (ShoalReader(load_deck(table / "deck"), spec) if game == "shoal" else
                   PooDiversReader(load_faces(table / "faces"), spec,
                                   tuple(rows_of(shot["layout"]))))
-        reading = reader.read(cv2.imread(str(SET / shot["file"])))
+        reading = reader.read(load(SET / shot["file"]))
         e = errors(shot["cells"], reading.cells)
         seen.append(f"{shot['file']}: {e} of {len(shot['cells'])}")
         wrong += e

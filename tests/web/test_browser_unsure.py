@@ -123,11 +123,12 @@ def _smudged_grid(folder: Path) -> tuple[Path, dict[str, str], str, str]:
 
     from vision import art, mat, synth
     from vision.decks import load_faces
+    from vision.images import load
     from vision.poodivers import PooDiversReader
 
     art.write_faces(folder / "faces")
     faces = load_faces(folder / "faces")
-    images = {k: [cv2.imread(str(p)) for p in v] for k, v in faces.faces.items()}
+    images = {k: [load(p) for p in v] for k, v in faces.faces.items()}
     rows = ("########",) * 8
     reader = PooDiversReader(faces, mat.standard("A3"), rows)
     back = images["closed"][0]
