@@ -1,0 +1,190 @@
+"""The camera views' unsure cells in a real browser: each unsure cell's crop is shown
+beside the values it could be, one tap settles it, and only then does the score (or the
+grid's verdict) follow.
+
+The photos are synthetic with one card smudged between two drawings (a section blended
+with another kind's art; a card blended with the closed back), a little more of one or
+the other until the reader itself says it is unsure of that cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.web.conftest import TABLET, Server, api_post, enter_pin, screenshot
+
+MIXES = (0.5, 0.45, 0.55, 0.4, 0.6, 0.35, 0.65, 0.3, 0.7)
+"""Shares of the true drawing tried, until the reader is unsure of the smudged cell."""
+
+
+def _smudged_shoal(folder: Path) -> tuple[Any, Path, str, str]:
+    """A finished shoal whose top card has its top-left section smudged with another
+    kind's art: (scene, photo file, the smudged cell, its true value)."""
+    import cv2
+
+    from companion.games.shoal.deck import load_deck
+    from vision import art, mat, synth
+    from vision.shoal import ShoalReader
+
+    deck = load_deck("default").to_json()
+    art.write_deck(folder / "deck", deck)
+    reader = ShoalReader(load_deck(folder / "deck"), mat.standard("A3"))
+    section_mm = (float(deck["section_mm"][0]), float(deck["section_mm"][1]))
+    images = {c["id"]: art.shoal_card(c["sections"], section_mm, c["id"])
+              for c in deck["cards"]}
+    by_id = {c["id"]: c for c in deck["cards"]}
+    for seed in range(5, 12):
+        first = synth.shoal_scene(deck, mat.standard("A3"), seed, images=images)
+        top = first.placements[-1]
+        truth = by_id[top["card"]]["sections"][0][0]
+        other = next(c for c in deck["cards"] if c["sections"][0][0] not in (truth, "empty")
+                     and "+" not in c["sections"][0][0])
+        h, w = (s // 2 for s in images[top["card"]].shape[:2])
+        cell = f"{top['at'][0]},{top['at'][1]}"
+        for mix in MIXES:
+            smudged = images[top["card"]].copy()
+            smudged[:h, :w] = (mix * smudged[:h, :w] + (1 - mix) * images[other["id"]][:h, :w]
+                               ).astype(np.uint8)
+            scene = synth.shoal_scene(deck, mat.standard("A3"), seed,
+                                      images={**images, top["card"]: smudged})
+            reading = reader.read(scene.photo)
+            values = list(reading.candidates.get(cell, {}))
+            if reading.unsure() == [cell] and truth in values:
+                photo = folder / "smudged.png"
+                cv2.imwrite(str(photo), scene.photo)
+                return scene, photo, cell, truth
+    raise AssertionError("no smudge made the reader unsure: the reader's unsure cells "
+                         "are not what this test expects")
+
+
+@pytest.fixture
+def shoal_server(tmp_path: Path) -> Iterator[tuple[Server, Any, Path, str, str]]:
+    scene, photo, cell, truth = _smudged_shoal(tmp_path)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[vision]\ndeck = "{tmp_path / "deck"}"\n', "utf-8")
+    srv = Server(tmp_path, "--config", str(config))
+    yield srv, scene, photo, cell, truth
+    srv.stop()
+
+
+def test_an_unsure_section_is_settled_with_one_tap_and_the_score_follows(
+        shoal_server: tuple[Server, Any, Path, str, str], new_browser: Any) -> None:
+    server, scene, photo, cell, truth = shoal_server
+    game = api_post(server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
+                                           "options": {"goal": "G3"}})
+    first = scene.placements[0]["at"]
+    ann = [(p["card"], [p["at"][0] - first[0], p["at"][1] - first[1]])
+           for p in scene.placements]
+    taken = {c for c, _ in ann}
+    for card, at in ann:  # Ann lays the photographed shoal; Ben whatever fits his
+        game = api_post(server, f"/api/games/{game['id']}/actions",
+                        {"action": {"type": "play", "card": card, "at": at}})
+        if game["over"]:
+            break
+        play = next(e for e in game["legal"] if e["choices"]["card"][0] not in taken)
+        game = api_post(server, f"/api/games/{game['id']}/actions",
+                        {"action": {"type": "play", "card": play["choices"]["card"][0],
+                                    "at": play["choices"]["at"][0]}})
+    page = new_browser(TABLET).new_page()
+    page.goto(f"{server.url}/games/{game['id']}")
+    enter_pin(page)
+    page.select_option("#camera-player", "Ann")
+    page.set_input_files("#camera-photo", str(photo))
+    page.click("#camera-read")
+    row = page.wait_for_selector(f'#unsure [data-unsure="{cell}"]')
+    # the crop is a real picture of the cell, beside the values it could be
+    crop = row.query_selector("img.unsure-crop")
+    assert crop is not None and crop.evaluate("img => img.naturalWidth") > 20
+    choices = [b.get_attribute("data-value") for b in row.query_selector_all("button")]
+    assert truth in choices and len(choices) >= 2
+    assert "no score" in page.inner_text("#camera-verdict")
+    assert page.query_selector("#camera-score") is None
+    screenshot(page, "shoal-tablet-unsure")
+
+    page.click(f'#unsure [data-unsure="{cell}"] button[data-value="{truth}"]')
+    page.wait_for_selector("#camera-score")
+    assert page.inner_text("#camera-score") == f"Ann {game['scores']['Ann']} points"
+    assert "matches the layout" in page.inner_text("#camera-verdict")
+    pressed = page.get_attribute(f'#unsure [data-unsure="{cell}"] [data-value="{truth}"]',
+                                 "aria-pressed")
+    assert pressed == "true"
+    screenshot(page, "shoal-tablet-unsure-settled")
+
+
+def _smudged_grid(folder: Path) -> tuple[Path, dict[str, str], str, str]:
+    """A Tokyo Poo Divers grid photo with one open card half covered by the closed back's
+    picture: (photo file, truth, the smudged cell, its true face)."""
+    import cv2
+
+    from vision import art, mat, synth
+    from vision.decks import load_faces
+    from vision.images import load
+    from vision.poodivers import PooDiversReader
+
+    art.write_faces(folder / "faces")
+    faces = load_faces(folder / "faces")
+    images = {k: [load(p) for p in v] for k, v in faces.faces.items()}
+    rows = ("########",) * 8
+    reader = PooDiversReader(faces, mat.standard("A3"), rows)
+    back = images["closed"][0]
+    for seed in range(4, 10):
+        scene = synth.poodivers_scene(images, faces.card_mm, rows, mat.standard("A3"), seed,
+                                      unseen_objects=0.0)
+        target = next(p for p in scene.placements if p["face"] == "object")
+        (cx, cy), (w, h) = target["centre_mm"], target["size_mm"]
+        a = np.radians(target["angle_deg"])
+        ux, uy = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+        corners = [np.array([cx, cy]) + sx * w / 2 * ux + sy * h / 2 * uy
+                   for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        quad = scene.to_photo(np.array(corners)).astype(np.float32)
+        src = np.array([[0, 0], [back.shape[1], 0], [back.shape[1], back.shape[0]],
+                        [0, back.shape[0]]], np.float32)
+        size = scene.photo.shape[1::-1]
+        warp = cv2.getPerspectiveTransform(src, quad)
+        over = cv2.warpPerspective(back, warp, size).astype(np.float32)
+        inside = cv2.warpPerspective(np.ones(back.shape[:2], np.float32), warp, size)[..., None]
+        for mix in MIXES:
+            photo = (scene.photo * (1 - inside * (1 - mix)) + over * inside * (1 - mix)
+                     ).astype(np.uint8)
+            reading = reader.read(photo)
+            cell = target["cell"]
+            if reading.unsure() == [cell] and "object" in reading.candidates.get(cell, {}):
+                path = folder / "smudged-grid.png"
+                cv2.imwrite(str(path), photo)
+                return path, scene.cells, cell, "object"
+    raise AssertionError("no smudge made the reader unsure of one card only")
+
+
+@pytest.fixture
+def grid_server(tmp_path: Path) -> Iterator[tuple[Server, Path, dict[str, str], str, str]]:
+    photo, cells, cell, truth = _smudged_grid(tmp_path)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[vision]\nfaces = "{tmp_path / "faces"}"\n', "utf-8")
+    srv = Server(tmp_path, "--config", str(config))
+    yield srv, photo, cells, cell, truth
+    srv.stop()
+
+
+def test_an_unsure_card_is_settled_with_one_tap_and_the_check_follows(
+        grid_server: tuple[Server, Path, dict[str, str], str, str], new_browser: Any) -> None:
+    server, photo, cells, cell, truth = grid_server
+    game = api_post(server, "/api/games", {"game": "poodivers", "players": ["Ann", "Ben"]})
+    page = new_browser(TABLET).new_page()
+    page.goto(f"{server.url}/games/{game['id']}")
+    enter_pin(page)
+    page.click("details.camera summary")
+    page.set_input_files("#pd-photo", str(photo))
+    page.click("#pd-read")
+    row = page.wait_for_selector(f'#unsure [data-unsure="{cell}"]')
+    assert row.query_selector("img.unsure-crop") is not None
+    assert "Settle" in page.inner_text("#pd-verdict")
+    screenshot(page, "poodivers-tablet-unsure")
+    page.click(f'#unsure [data-unsure="{cell}"] button[data-value="{truth}"]')
+    opened = sum(1 for face in cells.values() if face != "closed")
+    page.wait_for_selector(f"#pd-verdict:has-text('{opened} card(s) differ')")
+    screenshot(page, "poodivers-tablet-unsure-settled")
