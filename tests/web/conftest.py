@@ -187,6 +187,35 @@ def enter_pin(page: Any) -> None:
     page.click("#pin-submit")
     page.wait_for_selector("#pin-button.ok")
 
+def play_photographed_shoal(server: Server, scene: Any) -> Any:
+    """A two-player Shoal game (goal G3) played to its end: Ann lays the photographed
+    shoal card by card, Ben whatever fits his; the last view."""
+    game = api_post(server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
+                                           "options": {"goal": "G3"}})
+    first = scene.placements[0]["at"]
+    ann = [(p["card"], [p["at"][0] - first[0], p["at"][1] - first[1]])
+           for p in scene.placements]
+    taken = {c for c, _ in ann}
+    for card, at in ann:
+        game = api_post(server, f"/api/games/{game['id']}/actions",
+                        {"action": {"type": "play", "card": card, "at": at}})
+        if game["over"]:
+            break
+        play = next(e for e in game["legal"] if e["choices"]["card"][0] not in taken)
+        game = api_post(server, f"/api/games/{game['id']}/actions",
+                        {"action": {"type": "play", "card": play["choices"]["card"][0],
+                                    "at": play["choices"]["at"][0]}})
+    return game
+
+
+def read_from_camera(page: Any, server: Server, game_id: int, photo: Path) -> None:
+    """Open the game's page, unlock it and send ``photo`` to the camera view as Ann's."""
+    page.goto(f"{server.url}/games/{game_id}")
+    enter_pin(page)
+    page.select_option("#camera-player", "Ann")
+    page.set_input_files("#camera-photo", str(photo))
+    page.click("#camera-read")
+
 
 def create_game(page: Any, server: Server, game: str, players: list[str],
                 setup: Callable[[Any], None] | None = None) -> int:

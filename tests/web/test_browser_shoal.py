@@ -13,9 +13,10 @@ from tests.web.conftest import (
     TABLET,
     Server,
     api_get,
-    api_post,
     create_game,
     enter_pin,
+    play_photographed_shoal,
+    read_from_camera,
     screenshot,
     wait_seq,
 )
@@ -81,28 +82,9 @@ def camera_server(tmp_path: Path) -> Iterator[tuple[Server, Any]]:
 
 def test_score_from_camera(camera_server: tuple[Server, Any], new_browser: Any) -> None:
     server, (scene, photo) = camera_server
-    game = api_post(server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
-                                       "options": {"goal": "G3"}})
-    # Ann lays the photographed shoal card by card; Ben plays whatever fits his.
-    first = scene.placements[0]["at"]
-    ann = [(p["card"], [p["at"][0] - first[0], p["at"][1] - first[1]])
-           for p in scene.placements]
-    for card, at in ann:
-        game = api_post(server, f"/api/games/{game['id']}/actions",
-                    {"action": {"type": "play", "card": card, "at": at}})
-        if game["over"]:
-            break
-        taken = {c for c, _ in ann}
-        play = next(e for e in game["legal"] if e["choices"]["card"][0] not in taken)
-        game = api_post(server, f"/api/games/{game['id']}/actions",
-                    {"action": {"type": "play", "card": play["choices"]["card"][0],
-                                "at": play["choices"]["at"][0]}})
+    game = play_photographed_shoal(server, scene)
     page = new_browser(TABLET).new_page()
-    page.goto(f"{server.url}/games/{game['id']}")
-    enter_pin(page)
-    page.select_option("#camera-player", "Ann")
-    page.set_input_files("#camera-photo", str(photo))
-    page.click("#camera-read")
+    read_from_camera(page, server, game["id"], photo)
     page.wait_for_selector("#camera-overlay")
     assert "matches the layout" in page.inner_text("#camera-verdict")
     screenshot(page, "shoal-tablet-camera")

@@ -16,7 +16,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.web.conftest import TABLET, Server, api_post, enter_pin, screenshot
+from tests.web.conftest import (
+    TABLET,
+    Server,
+    api_post,
+    enter_pin,
+    play_photographed_shoal,
+    read_from_camera,
+    screenshot,
+)
 
 MIXES = (0.5, 0.45, 0.55, 0.4, 0.6, 0.35, 0.65, 0.3, 0.7)
 """Shares of the true drawing tried, until the reader is unsure of the smudged cell."""
@@ -75,27 +83,9 @@ def shoal_server(tmp_path: Path) -> Iterator[tuple[Server, Any, Path, str, str]]
 def test_an_unsure_section_is_settled_with_one_tap_and_the_score_follows(
         shoal_server: tuple[Server, Any, Path, str, str], new_browser: Any) -> None:
     server, scene, photo, cell, truth = shoal_server
-    game = api_post(server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
-                                           "options": {"goal": "G3"}})
-    first = scene.placements[0]["at"]
-    ann = [(p["card"], [p["at"][0] - first[0], p["at"][1] - first[1]])
-           for p in scene.placements]
-    taken = {c for c, _ in ann}
-    for card, at in ann:  # Ann lays the photographed shoal; Ben whatever fits his
-        game = api_post(server, f"/api/games/{game['id']}/actions",
-                        {"action": {"type": "play", "card": card, "at": at}})
-        if game["over"]:
-            break
-        play = next(e for e in game["legal"] if e["choices"]["card"][0] not in taken)
-        game = api_post(server, f"/api/games/{game['id']}/actions",
-                        {"action": {"type": "play", "card": play["choices"]["card"][0],
-                                    "at": play["choices"]["at"][0]}})
+    game = play_photographed_shoal(server, scene)
     page = new_browser(TABLET).new_page()
-    page.goto(f"{server.url}/games/{game['id']}")
-    enter_pin(page)
-    page.select_option("#camera-player", "Ann")
-    page.set_input_files("#camera-photo", str(photo))
-    page.click("#camera-read")
+    read_from_camera(page, server, game["id"], photo)
     row = page.wait_for_selector(f'#unsure [data-unsure="{cell}"]')
     # the crop is a real picture of the cell, beside the values it could be
     crop = row.query_selector("img.unsure-crop")
