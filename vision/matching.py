@@ -268,6 +268,34 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     return dist, shift
 
 
+def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
+                 templates: Templates) -> tuple[np.ndarray, np.ndarray]:
+    """Every box (top-left ``corners_mm``, K x 2) against every template: the
+    correlation (-1..1) at each template's best shift of :data:`SHIFTS_MM` (K x N), and
+    the shift (dx, dy mm) of the best template (K x 2).
+
+    Each channel's best plane (gain, offset and tilt of the light) is removed over the
+    known samples of the box (``known`` < 0.5: clipped, left out), and what is left is
+    compared as one unit vector with the template's: plain normalised correlation, with
+    no damping, so a faint pattern counts as much as a strong one. A zero template (the
+    bare mat's) correlates 0 with everything."""
+    box, inset = templates.box_mm, templates.inset_mm
+    ww, wh = window(box, inset)
+    shifts = np.array([(dx, dy) for dy in SHIFTS_MM for dx in SHIFTS_MM], float)
+    samples = sample(small, corners_mm, box, inset, outside=0.0)
+    weight = (sample(known, corners_mm, box, inset, outside=1.0) > 0.5).astype(np.float32)
+    flat = _deplane_weighted(samples, weight, _plane(ww, wh)) * weight[:, :, None]
+    flat = flat.reshape(len(flat), -1)
+    flat /= np.maximum(np.linalg.norm(flat, axis=1, keepdims=True), 1e-9)
+    t = templates.features
+    unit = t / np.maximum(np.linalg.norm(t, axis=1, keepdims=True), 1e-9)
+    cube = (flat @ unit.T).reshape(len(corners_mm), len(shifts), -1)
+    best = cube.argmax(1)
+    ncc = np.take_along_axis(cube, best[:, None, :], 1)[:, 0, :]
+    top = best[np.arange(len(ncc)), ncc.argmax(1)]
+    return ncc, shifts[top]
+
+
 Feature = tuple[np.ndarray, np.ndarray, np.ndarray]
 """A template's features, those of its worn image, and its mean colour."""
 

