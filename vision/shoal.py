@@ -130,7 +130,12 @@ class ShoalReader:
         ncc, shift = matching.correlations(small, known, corners, self.templates)
         sections = ncc[:, 1:]  # the bare mat's zero template has no correlation
         # the cells' best correlations fall in two groups, the bare mat's and the cards'
-        _, bare = two_groups(sections.max(1))
+        split, bare = two_groups(sections.max(1))
+        means = matching.sample(small, corners + shift, self.templates.box_mm,
+                                self.templates.inset_mm, (0,), outside=0.0).mean(1)
+        sections = mat_coloured(sections, means, self.templates.means[1:],
+                                sections.max(1) < split, sections.max(1) > (split + top_score) / 2,
+                                bare)
         found = peel(cells, sections, (bare + top_score) / 2)
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
@@ -182,6 +187,37 @@ class ShoalReader:
         sw, sh = self.deck.section_mm
         ox, oy = self.mat.origin_mm
         return float(corner[0] + ox), float(corner[1] + oy), sw, sh
+
+
+def chroma(colours: np.ndarray) -> np.ndarray:
+    """Colour without brightness: log of each channel less their mean (K x 3)."""
+    logs = np.log(np.maximum(colours, 1e-3))
+    out: np.ndarray = logs - logs.mean(-1, keepdims=True)
+    return out
+
+
+def mat_coloured(sections: np.ndarray, means: np.ndarray, section_means: np.ndarray,
+                 bare_cells: np.ndarray, sure_cells: np.ndarray, bare: float) -> np.ndarray:
+    """``sections`` with every cell of the bare mat's colour kept from matching a section
+    clearly not of that colour (down to ``bare``): a plain section and the bare mat look
+    alike in pattern, not in colour.
+
+    Colours are compared without brightness (:func:`chroma`); the photo's cast is the
+    median difference between the ``sure_cells``' colour and their best section's, the
+    mat's colour and its spread are those of the ``bare_cells``."""
+    if bare_cells.sum() < 4 or not sure_cells.any():
+        return sections
+    cell = chroma(means)
+    best = sections.argmax(1)
+    cast = np.median(cell[sure_cells] - chroma(section_means[best[sure_cells]]), 0)
+    expected = chroma(section_means) + cast  # N x 3
+    mat = np.median(cell[bare_cells], 0)
+    off = np.linalg.norm(cell - mat, axis=1)
+    spread = max(0.01, 1.4826 * float(np.median(off[bare_cells])))
+    unlike_mat = np.linalg.norm(expected - mat, axis=1) > 4 * spread  # N
+    veto = (off < 2 * spread)[:, None] & unlike_mat[None, :]
+    out: np.ndarray = np.where(veto, np.minimum(sections, bare), sections)
+    return out
 
 
 def two_groups(values: np.ndarray) -> tuple[float, float]:
