@@ -22,6 +22,7 @@ second roll is mandatory and comes after the first placement's losses are settle
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 from companion.engine import BrokenRule, Ending, IllegalAction, Termination
@@ -51,19 +52,27 @@ def start(state: SharkState) -> SharkState:
 def choices(state: SharkState) -> dict[str, list[str]]:
     """For the rolled dice: building -> the cells it may legally go on, and
     ``"remove_neutral"`` -> the grey buildings that may be removed."""
+    out: dict[str, list[str]] = {}
+    for what, cell in _placements(state):
+        out.setdefault(what, []).append(cell)
+    return out
+
+
+def _placements(state: SharkState) -> Iterator[tuple[str, str]]:
+    """(building, cell) for every placement the rolled dice allow, building by building
+    and the cells row by row, then ``("remove_neutral", cell)`` for each grey building
+    that may be removed. Lazy: a roll only asks whether there is a first one."""
     assert state.roll is not None
     face, area = state.roll
     buildings, remove = dice.allowed(face, state.variants, state.supply_buildings)
     empty = [c for c in state.board.cells_of(area) if c not in state.buildings]
-    out: dict[str, list[str]] = {}
     for building in buildings:
-        cells = [c for c in empty if _allowed(state, c, building)]
-        if cells:
-            out[building] = cells
-    greys = sorted(c for c, b in state.buildings.items() if b == GREY)
-    if remove and greys:
-        out["remove_neutral"] = greys
-    return out
+        for cell in empty:
+            if _allowed(state, cell, building):
+                yield building, cell
+    if remove:
+        for cell in sorted(c for c, b in state.buildings.items() if b == GREY):
+            yield "remove_neutral", cell
 
 
 def _allowed(state: SharkState, cell: str, building: str) -> bool:
@@ -77,7 +86,7 @@ def _allowed(state: SharkState, cell: str, building: str) -> bool:
 def roll(state: SharkState, face: str, area: str) -> SharkState:
     """The dice are rolled: wait for the placement, or skip it when nothing is legal."""
     state = replace(state, roll=(face, area), step=PLACE, skipped=None)
-    if choices(state):
+    if next(_placements(state), None) is not None:
         return state
     named = f"{face} building" if face in COMPANIES else None
     if dice.allowed(face, state.variants, state.supply_buildings) == ([], False):
