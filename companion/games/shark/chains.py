@@ -19,20 +19,56 @@ Hostile takeover (RULINGS.md): the group G that holds the new building must be s
 larger than every other company's group next to any building of G. Then the placed
 company's price rises and its bonus is paid, *then* those groups leave the game (black
 buildings stay on the board and may join other chains), then prices are recomputed.
+
+What stands on the board is a :class:`Buildings`, never changed once made: a placement
+or a removal makes a new one, every other action keeps it, so the prices it works out
+once serve every state until a building moves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any, NoReturn
 
 from companion.engine import BrokenRule
 from companion.games.shark.board import Board
 from companion.games.shark.state import BLACK, COMPANIES, GREY, TOP_PRICE
 
-Buildings = Mapping[str, str]
 Owners = Mapping[str, str | None]
 """Black cell -> the company whose group it belongs to (None: a lone black building)."""
+
+
+class Buildings(dict[str, str]):
+    """The buildings on a board: cell -> company, ``"black"`` or ``"grey"``.
+
+    A dict (read at dict speed) that refuses every change: a placement makes new
+    ``Buildings``. So :attr:`prices`, the chains' formula over this board, is worked out
+    once when first asked and is right for as long as the object lives.
+    """
+
+    def __init__(self, board: Board, cells: Mapping[str, str] | None = None) -> None:
+        super().__init__(cells or {})
+        self.board = board
+
+    @cached_property
+    def prices(self) -> Mapping[str, int]:
+        """Every company's price (read-only)."""
+        return MappingProxyType(prices(self, self.board))
+
+    def without(self, cells: Iterable[str]) -> Buildings:
+        """These buildings less the ones on ``cells``."""
+        gone = set(cells)
+        return Buildings(self.board, {c: b for c, b in self.items() if c not in gone})
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("the buildings on the board never change in place: make new "
+                        "Buildings (a placement does)")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
 
 
 @dataclass(frozen=True)
@@ -47,19 +83,19 @@ class Plan:
     joins: frozenset[str] = frozenset()                        # lone black buildings G joins
 
 
-def owner(buildings: Buildings, board: Board, cell: str) -> str | None:
+def owner(buildings: Mapping[str, str], board: Board, cell: str) -> str | None:
     """The company a black building belongs to: the one next to it, if any."""
     return next((buildings[n] for n in board.neighbours[cell]
                  if buildings.get(n) in COMPANIES), None)
 
 
-def owners(buildings: Buildings, board: Board) -> dict[str, str | None]:
+def owners(buildings: Mapping[str, str], board: Board) -> dict[str, str | None]:
     """Who each black building belongs to, on a board where none touches two companies."""
     return {cell: owner(buildings, board, cell)
             for cell, b in buildings.items() if b == BLACK}
 
 
-def _group(buildings: Buildings, board: Board, start: str, company: str,
+def _group(buildings: Mapping[str, str], board: Board, start: str, company: str,
            owner_of: Callable[[str], str | None]) -> frozenset[str]:
     """The group of ``company`` that holds ``start`` (``owner_of``: a black cell's
     company)."""
@@ -75,7 +111,7 @@ def _group(buildings: Buildings, board: Board, start: str, company: str,
     return frozenset(group)
 
 
-def groups(buildings: Buildings, board: Board, company: str,
+def groups(buildings: Mapping[str, str], board: Board, company: str,
            owned: Owners) -> list[frozenset[str]]:
     """The company's groups (lone buildings and chains), black members included."""
     seen: set[str] = set()
@@ -88,7 +124,7 @@ def groups(buildings: Buildings, board: Board, company: str,
     return out
 
 
-def price(buildings: Buildings, board: Board, company: str, owned: Owners) -> int:
+def price(buildings: Mapping[str, str], board: Board, company: str, owned: Owners) -> int:
     """The price formula of RULINGS.md for one company."""
     chained = sum(len(g) for g in groups(buildings, board, company, owned) if len(g) >= 2)
     if chained:
@@ -96,13 +132,14 @@ def price(buildings: Buildings, board: Board, company: str, owned: Owners) -> in
     return 1000 if company in buildings.values() else 0
 
 
-def prices(buildings: Buildings, board: Board, owned: Owners | None = None) -> dict[str, int]:
+def prices(buildings: Mapping[str, str], board: Board, owned: Owners | None = None
+           ) -> dict[str, int]:
     """Every company's price recomputed from the board."""
     own = owners(buildings, board) if owned is None else owned
     return {c: price(buildings, board, c, own) for c in COMPANIES}
 
 
-def examine(buildings: Buildings, board: Board, cell: str, building: str) -> Plan:
+def examine(buildings: Mapping[str, str], board: Board, cell: str, building: str) -> Plan:
     """Check a placement on an empty cell against the adjacency rules; the plan, or
     :class:`BrokenRule` naming the rule, the cell and the numbers."""
     near = [(n, buildings[n]) for n in board.neighbours[cell]
@@ -150,18 +187,20 @@ def examine(buildings: Buildings, board: Board, cell: str, building: str) -> Pla
     return Plan(cell, building, mine, taken, lone=False, joins=frozenset(joins))
 
 
-def place(buildings: Buildings, board: Board, plan: Plan
-          ) -> tuple[dict[str, str], dict[str, int], dict[str, int]]:
+def place(buildings: Buildings, plan: Plan
+          ) -> tuple[Buildings, dict[str, int], Mapping[str, int]]:
     """Carry out a checked placement.
 
-    Returns the board after any takeover, the buildings each company lost to it, and
+    Returns the buildings after any takeover, the buildings each company lost to it, and
     the prices right after the building is placed (before the takeover's removals: the
-    placer's bonus is paid at that price). Prices after the takeover are ``prices()``
-    of the returned board.
+    placer's bonus is paid at that price). Prices after the takeover are the returned
+    buildings' ``prices``.
     """
+    board = buildings.board
     after = {**buildings, plan.cell: plan.building}
     if plan.building in (BLACK, GREY):
-        return after, {}, prices(after, board)
+        placed = Buildings(board, after)
+        return placed, {}, placed.prices
     owned = {**owners(buildings, board), **dict.fromkeys(plan.joins, plan.building)}
     raised = {c: price(after, board, c, owned) for c in COMPANIES}
     lost: dict[str, int] = {}
@@ -170,10 +209,10 @@ def place(buildings: Buildings, board: Board, plan: Plan
             if after[cell] == company:   # black buildings are never removed
                 del after[cell]
                 lost[company] = lost.get(company, 0) + 1
-    return after, lost, raised
+    return Buildings(board, after), lost, raised
 
 
-def pioneers(buildings: Buildings, board: Board, cell: str, building: str) -> bool:
+def pioneers(buildings: Mapping[str, str], board: Board, cell: str, building: str) -> bool:
     """Is this the first building of its company in the cell's area (``pioneer``)?
 
     Black and grey buildings never pioneer; a black building that belongs to the company

@@ -32,7 +32,7 @@ from companion.engine import (
     best,
 )
 from companion.games.shark import board as boards
-from companion.games.shark import dice, market, turn, words
+from companion.games.shark import chains, dice, market, turn, words
 from companion.games.shark.state import (
     BLACK,
     BUILDINGS_PER_COMPANY,
@@ -87,7 +87,7 @@ class Shark(Game[SharkState]):
         special = {b: SPECIAL_BUILDINGS for b, v in ((BLACK, "joker"), (GREY, "neutral"))
                    if v in variants}
         return SharkState(
-            players=names, board=board, variants=variants, buildings={},
+            players=names, board=board, variants=variants, buildings=chains.Buildings(board),
             cash=dict.fromkeys(names, cash),
             shares={p: dict.fromkeys(COMPANIES, 0) for p in names},
             supply_buildings={**dict.fromkeys(COMPANIES, BUILDINGS_PER_COMPANY), **special},

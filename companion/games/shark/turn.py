@@ -22,7 +22,7 @@ second roll is mandatory and comes after the first placement's losses are settle
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 from companion.engine import BrokenRule, Ending, IllegalAction, Termination
@@ -113,8 +113,8 @@ def place(state: SharkState, cell: str, building: str) -> SharkState:
     plan = chains.examine(state.buildings, state.board, cell, building)
     pioneer = ("pioneer" in state.variants and not state.pioneered
                and chains.pioneers(state.buildings, state.board, cell, building))
-    board, lost, raised = chains.place(state.buildings, state.board, plan)
-    old = dict(state.prices)
+    board, lost, raised = chains.place(state.buildings, plan)
+    old = state.prices
     supply = {**state.supply_buildings, building: state.supply_buildings[building] - 1}
     removed = {c: state.removed.get(c, 0) + lost.get(c, 0) for c in state.removed}
     state = replace(state, buildings=board, supply_buildings=supply, removed=removed,
@@ -126,8 +126,8 @@ def place(state: SharkState, cell: str, building: str) -> SharkState:
     return after_settlement(market.settle(state, old))
 
 
-def _bonus(state: SharkState, plan: chains.Plan, old: dict[str, int],
-           raised: dict[str, int], pioneer: bool) -> Payment | None:
+def _bonus(state: SharkState, plan: chains.Plan, old: Mapping[str, int],
+           raised: Mapping[str, int], pioneer: bool) -> Payment | None:
     player, b = state.player, plan.building
     if b == GREY:
         return None
@@ -169,7 +169,7 @@ def remove_neutral(state: SharkState, cell: str) -> SharkState:
                                             else "grey") + " face with the neutral variant")
     if state.buildings.get(cell) != GREY:
         raise BrokenRule(f"there is no grey building at {cell}")
-    board = {c: b for c, b in state.buildings.items() if c != cell}
+    board = state.buildings.without([cell])
     removed = {**state.removed, GREY: state.removed[GREY] + 1}
     state = replace(state, buildings=board, removed=removed, roll=None, pioneer_again=False)
     return after_settlement(state)

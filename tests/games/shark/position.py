@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.engine import ReplayError, replay
 from companion.games.shark import GAME, SharkState
+from companion.games.shark.chains import Buildings
 from companion.grid import Cell
 
 PIECES = {"r": "red", "b": "blue", "g": "green", "y": "yellow", "k": "black", "n": "grey"}
@@ -35,7 +36,8 @@ def drawn(state: SharkState, *picture: str, at: str = "A1") -> SharkState:
     used = Counter(buildings.values())
     supply = {b: n - used[b] + Counter(state.buildings.values())[b]
               for b, n in state.supply_buildings.items()}
-    return replace(state, buildings=buildings, supply_buildings=supply)
+    return replace(state, buildings=Buildings(state.board, buildings),
+                   supply_buildings=supply)
 
 
 def holding(state: SharkState, player: str, cash: int | None = None, **shares: int

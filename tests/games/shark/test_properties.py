@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine import BadSetup, IllegalAction
-from companion.games.shark import GAME, SharkState
+from companion.games.shark import GAME, SharkState, chains
 from companion.games.shark.dice import allowed
 from companion.grid import Cell
 from tests.games.shark.driver import VARIANT_SETS, play
@@ -138,6 +139,29 @@ def test_random_games_keep_every_invariant(seed: int, board: str, variants: list
     options = {"board": board, "variants": variants, "starting_cash": cash}
     for before, action, after in play(names, options, seed, limit=200, greed=greed):
         check(before, action, after, cash)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32), board=st.sampled_from(["classic", "kbg2022"]),
+       variants=st.sampled_from(VARIANT_SETS), cash=st.sampled_from([0, 20000]))
+def test_prices_kept_while_no_building_moves_equal_a_recomputation(
+        seed: int, board: str, variants: list[str], cash: int) -> None:
+    options = {"board": board, "variants": variants, "starting_cash": cash}
+    for before, _, after in play(["Ann", "Ben", "Cid"], options, seed, limit=250):
+        assert dict(after.prices) == chains.prices(dict(after.buildings), after.board)
+        # an action that moves no building keeps the buildings, and so their prices
+        moved = after.buildings != before.buildings
+        assert (after.buildings is before.buildings) == (not moved)
+
+
+def test_the_buildings_on_the_board_never_change_in_place() -> None:
+    state = GAME.new(["Ann", "Ben"], {})
+    for change in (lambda b: b.__setitem__("A1", "red"), lambda b: b.update(A1="red"),
+                   lambda b: b.pop("A1", None), lambda b: b.clear(),
+                   lambda b: b.setdefault("A1", "red"), lambda b: b.__delitem__("A1")):
+        with pytest.raises(TypeError, match="never change in place"):
+            change(state.buildings)
+    assert state.buildings == {} and state.prices["red"] == 0
 
 
 @settings(max_examples=8, deadline=None)
