@@ -40,7 +40,7 @@ def random_game(seed: int) -> list[dict[str, Any]]:
         elif "place" in legal:
             choices = {k: v for k, v in turn.choices(state).items() if k != "remove_neutral"}
             building = rng.choice(sorted(choices))
-            action = {"type": "place", "cell": rng.choice(choices[building]),
+            action = {"type": "place", "cell": str(rng.choice(choices[building])),
                       "company": building}
         elif "forced_sell" in legal:
             action = {"type": "forced_sell", "player": state.debts[0][0],

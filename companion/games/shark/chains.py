@@ -36,12 +36,13 @@ from typing import Any, NoReturn
 from companion.engine import BrokenRule
 from companion.games.shark.board import Board
 from companion.games.shark.state import BLACK, COMPANIES, GREY, TOP_PRICE
+from companion.grid import Cell
 
-Owners = Mapping[str, str | None]
+Owners = Mapping[Cell, str | None]
 """Black cell -> the company whose group it belongs to (None: a lone black building)."""
 
 
-class Buildings(dict[str, str]):
+class Buildings(dict[Cell, str]):
     """The buildings on a board: cell -> company, ``"black"`` or ``"grey"``.
 
     A dict (read at dict speed) that refuses every change: a placement makes new
@@ -49,7 +50,7 @@ class Buildings(dict[str, str]):
     once when first asked and is right for as long as the object lives.
     """
 
-    def __init__(self, board: Board, cells: Mapping[str, str] | None = None) -> None:
+    def __init__(self, board: Board, cells: Mapping[Cell, str] | None = None) -> None:
         super().__init__(cells or {})
         self.board = board
 
@@ -58,7 +59,7 @@ class Buildings(dict[str, str]):
         """Every company's price (read-only)."""
         return MappingProxyType(prices(self, self.board))
 
-    def without(self, cells: Iterable[str]) -> Buildings:
+    def without(self, cells: Iterable[Cell]) -> Buildings:
         """These buildings less the ones on ``cells``."""
         gone = set(cells)
         return Buildings(self.board, {c: b for c, b in self.items() if c not in gone})
@@ -75,28 +76,28 @@ class Buildings(dict[str, str]):
 class Plan:
     """A placement the rules allow, worked out before the board changes."""
 
-    cell: str
+    cell: Cell
     building: str
-    group: frozenset[str] = frozenset()                        # G, with the new building
-    foreign: tuple[tuple[str, frozenset[str]], ...] = ()       # groups G takes over
+    group: frozenset[Cell] = frozenset()                       # G, with the new building
+    foreign: tuple[tuple[str, frozenset[Cell]], ...] = ()      # groups G takes over
     lone: bool = False
-    joins: frozenset[str] = frozenset()                        # lone black buildings G joins
+    joins: frozenset[Cell] = frozenset()                       # lone black buildings G joins
 
 
-def owner(buildings: Mapping[str, str], board: Board, cell: str) -> str | None:
+def owner(buildings: Mapping[Cell, str], board: Board, cell: Cell) -> str | None:
     """The company a black building belongs to: the one next to it, if any."""
     return next((buildings[n] for n in board.neighbours[cell]
                  if buildings.get(n) in COMPANIES), None)
 
 
-def owners(buildings: Mapping[str, str], board: Board) -> dict[str, str | None]:
+def owners(buildings: Mapping[Cell, str], board: Board) -> dict[Cell, str | None]:
     """Who each black building belongs to, on a board where none touches two companies."""
     return {cell: owner(buildings, board, cell)
             for cell, b in buildings.items() if b == BLACK}
 
 
-def _group(buildings: Mapping[str, str], board: Board, start: str, company: str,
-           owner_of: Callable[[str], str | None]) -> frozenset[str]:
+def _group(buildings: Mapping[Cell, str], board: Board, start: Cell, company: str,
+           owner_of: Callable[[Cell], str | None]) -> frozenset[Cell]:
     """The group of ``company`` that holds ``start`` (``owner_of``: a black cell's
     company)."""
     group, todo = {start}, [start]
@@ -111,10 +112,10 @@ def _group(buildings: Mapping[str, str], board: Board, start: str, company: str,
     return frozenset(group)
 
 
-def groups(buildings: Mapping[str, str], board: Board, company: str,
-           owned: Owners) -> list[frozenset[str]]:
+def groups(buildings: Mapping[Cell, str], board: Board, company: str,
+           owned: Owners) -> list[frozenset[Cell]]:
     """The company's groups (lone buildings and chains), black members included."""
-    seen: set[str] = set()
+    seen: set[Cell] = set()
     out = []
     for start in sorted(c for c, b in buildings.items() if b == company):
         if start not in seen:
@@ -124,7 +125,7 @@ def groups(buildings: Mapping[str, str], board: Board, company: str,
     return out
 
 
-def price(buildings: Mapping[str, str], board: Board, company: str, owned: Owners) -> int:
+def price(buildings: Mapping[Cell, str], board: Board, company: str, owned: Owners) -> int:
     """The price formula of RULINGS.md for one company."""
     chained = sum(len(g) for g in groups(buildings, board, company, owned) if len(g) >= 2)
     if chained:
@@ -132,14 +133,14 @@ def price(buildings: Mapping[str, str], board: Board, company: str, owned: Owner
     return 1000 if company in buildings.values() else 0
 
 
-def prices(buildings: Mapping[str, str], board: Board, owned: Owners | None = None
+def prices(buildings: Mapping[Cell, str], board: Board, owned: Owners | None = None
            ) -> dict[str, int]:
     """Every company's price recomputed from the board."""
     own = owners(buildings, board) if owned is None else owned
     return {c: price(buildings, board, c, own) for c in COMPANIES}
 
 
-def examine(buildings: Mapping[str, str], board: Board, cell: str, building: str) -> Plan:
+def examine(buildings: Mapping[Cell, str], board: Board, cell: Cell, building: str) -> Plan:
     """Check a placement on an empty cell against the adjacency rules; the plan, or
     :class:`BrokenRule` naming the rule, the cell and the numbers."""
     near = [(n, buildings[n]) for n in board.neighbours[cell]
@@ -156,7 +157,7 @@ def examine(buildings: Mapping[str, str], board: Board, cell: str, building: str
         return Plan(cell, building, frozenset({cell}), lone=True)
     after = {**buildings, cell: building}
     # black buildings near the new one and those of the groups it joins, by owner
-    owned: dict[str, str | None] = {}
+    owned: dict[Cell, str | None] = {}
     joins = set()
     for n, b in near:
         if b == BLACK:
@@ -164,13 +165,13 @@ def examine(buildings: Mapping[str, str], board: Board, cell: str, building: str
             if owned[n] == building:
                 joins.add(n)
 
-    def owner_of(black: str) -> str | None:
+    def owner_of(black: Cell) -> str | None:
         if black not in owned:
             owned[black] = owner(buildings, board, black)
         return owned[black]
 
     mine = _group(after, board, cell, building, owner_of)
-    foreign: dict[frozenset[str], str] = {}
+    foreign: dict[frozenset[Cell], str] = {}
     for member in sorted(mine):
         for n in board.neighbours[member]:
             there = after.get(n)
@@ -212,7 +213,7 @@ def place(buildings: Buildings, plan: Plan
     return Buildings(board, after), lost, raised
 
 
-def pioneers(buildings: Mapping[str, str], board: Board, cell: str, building: str) -> bool:
+def pioneers(buildings: Mapping[Cell, str], board: Board, cell: Cell, building: str) -> bool:
     """Is this the first building of its company in the cell's area (``pioneer``)?
 
     Black and grey buildings never pioneer; a black building that belongs to the company

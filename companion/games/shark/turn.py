@@ -41,6 +41,7 @@ from companion.games.shark.state import (
     Payment,
     SharkState,
 )
+from companion.grid import Cell
 from companion.words import money
 
 
@@ -49,16 +50,16 @@ def start(state: SharkState) -> SharkState:
     return replace(state, step=TRADE_BEFORE, seat=0)
 
 
-def choices(state: SharkState) -> dict[str, list[str]]:
+def choices(state: SharkState) -> dict[str, list[Cell]]:
     """For the rolled dice: building -> the cells it may legally go on, and
     ``"remove_neutral"`` -> the grey buildings that may be removed."""
-    out: dict[str, list[str]] = {}
+    out: dict[str, list[Cell]] = {}
     for what, cell in _placements(state):
         out.setdefault(what, []).append(cell)
     return out
 
 
-def _placements(state: SharkState) -> Iterator[tuple[str, str]]:
+def _placements(state: SharkState) -> Iterator[tuple[str, Cell]]:
     """(building, cell) for every placement the rolled dice allow, building by building
     and the cells row by row, then ``("remove_neutral", cell)`` for each grey building
     that may be removed. Lazy: a roll only asks whether there is a first one."""
@@ -71,11 +72,12 @@ def _placements(state: SharkState) -> Iterator[tuple[str, str]]:
             if _allowed(state, cell, building):
                 yield building, cell
     if remove:
-        for cell in sorted(c for c, b in state.buildings.items() if b == GREY):
-            yield "remove_neutral", cell
+        for cell in state.board.areas:
+            if state.buildings.get(cell) == GREY:
+                yield "remove_neutral", cell
 
 
-def _allowed(state: SharkState, cell: str, building: str) -> bool:
+def _allowed(state: SharkState, cell: Cell, building: str) -> bool:
     try:
         chains.examine(state.buildings, state.board, cell, building)
     except IllegalAction:
@@ -97,7 +99,7 @@ def roll(state: SharkState, face: str, area: str) -> SharkState:
     return replace(state, step=TRADE_AFTER, skipped=f"{why}: the placement is skipped")
 
 
-def place(state: SharkState, cell: str, building: str) -> SharkState:
+def place(state: SharkState, cell: Cell, building: str) -> SharkState:
     """Place a building by the rolled dice, pay bonus, dividends and losses."""
     assert state.roll is not None
     face, area = state.roll
@@ -158,7 +160,7 @@ def _not_allowed(state: SharkState, face: str, building: str, allowed: list[str]
     return f"the company die shows {face}: choose {', '.join(allowed)}"
 
 
-def remove_neutral(state: SharkState, cell: str) -> SharkState:
+def remove_neutral(state: SharkState, cell: Cell) -> SharkState:
     """Take a grey building off the board, out of the game (``neutral``)."""
     assert state.roll is not None
     face = state.roll[0]

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from companion.engine import Action
+from companion.grid import Cell
 from companion.words import listed, money, plural
 
 TIMES = "\u00d7"
@@ -48,7 +49,7 @@ def _roll(before: SharkState, action: Action, after: SharkState) -> str:
 
 
 def _place(before: SharkState, action: Action, after: SharkState) -> str:
-    cell = str(action.get("cell", "")).upper()
+    cell = Cell.parse(action.get("cell"))       # the rules accepted it
     building = after.buildings.get(cell) or action.get("company")
     text = f"built a {building} building at {cell}"
     news = [f"the takeover removes {plural(n - before.removed[c], f'{c} building')}"
@@ -61,7 +62,7 @@ def _place(before: SharkState, action: Action, after: SharkState) -> str:
 
 
 def _remove_neutral(before: SharkState, action: Action, after: SharkState) -> str:
-    return f"removed the grey building at {str(action.get('cell', '')).upper()}"
+    return f"removed the grey building at {Cell.parse(action.get('cell'))}"
 
 
 def _trade(verb: str) -> Callable[[SharkState, Action, SharkState], str]:
