@@ -3,9 +3,10 @@
 Actions are checked here, at the text boundary (names, numbers, whose turn, which step):
 a cell name (``"C4"``) becomes the board's :class:`~companion.grid.Cell` here, and back to
 its name only in ``view`` and ``legal``; inside, every module works with cells. The
-actions are carried out by the rule modules: ``board`` (geometry), ``chains`` (placement, chains,
-prices, takeovers), ``market`` (trading, dividends, losses, forced sales, bankruptcy),
-``turn`` (the turn's state machine and the game end), ``dice`` (what a roll allows).
+actions are carried out by the rule modules: ``board`` (geometry), ``chains``
+(placement, chains, prices, takeovers), ``market`` (trading, dividends, losses, forced
+sales, bankruptcy), ``turn`` (the turn's state machine and the game end), ``dice``
+(what a roll allows).
 
 Options: ``board`` (``"classic"``, ``"kbg2022"`` or a board object), ``variants`` (any
 of ``"joker"``, ``"neutral"``, ``"pioneer"``), ``starting_cash`` (dollars, a multiple
