@@ -117,7 +117,7 @@ def groups(buildings: Mapping[Cell, str], board: Board, company: str,
     """The company's groups (lone buildings and chains), black members included."""
     seen: set[Cell] = set()
     out = []
-    for start in sorted(c for c, b in buildings.items() if b == company):
+    for start in [c for c, b in buildings.items() if b == company]:
         if start not in seen:
             group = _group(buildings, board, start, company, owned.get)
             seen |= group
@@ -188,22 +188,21 @@ def examine(buildings: Mapping[Cell, str], board: Board, cell: Cell, building: s
     return Plan(cell, building, mine, taken, lone=False, joins=frozenset(joins))
 
 
-def place(buildings: Buildings, plan: Plan
-          ) -> tuple[Buildings, dict[str, int], Mapping[str, int]]:
+def place(buildings: Buildings, plan: Plan) -> tuple[Buildings, dict[str, int], int]:
     """Carry out a checked placement.
 
     Returns the buildings after any takeover, the buildings each company lost to it, and
-    the prices right after the building is placed (before the takeover's removals: the
-    placer's bonus is paid at that price). Prices after the takeover are the returned
+    the placed company's price right after the building is placed, before the takeover's
+    removals (the placer's bonus is paid at that price; 0 for black and grey). No other
+    price moves until the removals; prices after the takeover are the returned
     buildings' ``prices``.
     """
     board = buildings.board
     after = {**buildings, plan.cell: plan.building}
     if plan.building in (BLACK, GREY):
-        placed = Buildings(board, after)
-        return placed, {}, placed.prices
+        return Buildings(board, after), {}, 0
     owned = {**owners(buildings, board), **dict.fromkeys(plan.joins, plan.building)}
-    raised = {c: price(after, board, c, owned) for c in COMPANIES}
+    raised = price(after, board, plan.building, owned)
     lost: dict[str, int] = {}
     for company, group in plan.foreign:
         for cell in group:

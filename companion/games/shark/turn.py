@@ -129,7 +129,7 @@ def place(state: SharkState, cell: Cell, building: str) -> SharkState:
 
 
 def _bonus(state: SharkState, plan: chains.Plan, old: Mapping[str, int],
-           raised: Mapping[str, int], pioneer: bool) -> Payment | None:
+           raised: int, pioneer: bool) -> Payment | None:
     player, b = state.player, plan.building
     if b == GREY:
         return None
@@ -137,10 +137,10 @@ def _bonus(state: SharkState, plan: chains.Plan, old: Mapping[str, int],
         top = max(old.values())
         return Payment(player, "bonus", top, f"black building at {plan.cell}: the highest "
                        f"price, {money(top)}") if top else None
-    if raised[b] > old[b]:
+    if raised > old[b]:
         what = "lone building" if plan.lone else f"chain of {len(plan.group)}"
-        return Payment(player, "bonus", raised[b], f"{what} at {plan.cell}: {b} rose to "
-                       f"{money(raised[b])}")
+        return Payment(player, "bonus", raised, f"{what} at {plan.cell}: {b} rose to "
+                       f"{money(raised)}")
     if plan.lone or pioneer:
         why = "pioneer" if pioneer else "lone building"
         return Payment(player, "bonus", 1000, f"{why} at {plan.cell}")
