@@ -105,6 +105,13 @@ def create_app(ledger: Ledger, config: dict[str, Any] | None = None) -> Flask:
             return jsonify(error=f"no table named {name[:40]!r} has been seen"), 404
         return jsonify(ledger.table_json(name))
 
+    @bp.get("/api/tables/<name>/games/<int:game_id>")
+    def api_game(name: str, game_id: int) -> Any:
+        found = ledger.game_json(name, game_id) if topics.TABLE_NAME.match(name) else None
+        if found is None:
+            return jsonify(error=f"the hub has no game {game_id} of table {name[:40]!r}"), 404
+        return jsonify(found)
+
     @bp.get("/api/league")
     def api_league() -> Any:
         titles = {n: games.get(n).title for n in games.available()}
