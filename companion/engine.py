@@ -113,7 +113,10 @@ class Legal:
     """One kind of action that may be taken now, with the choices it allows.
 
     ``choices`` maps a field of the action to the values it may take, e.g.
-    ``Legal("flip", {"cell": ["A1", "B1"]})``. An empty mapping means no argument.
+    ``Legal("flip", {"cell": ["A1", "B1"]})``. An empty mapping means no argument. Every
+    combination of the choices is meant to be accepted; where one choice limits another,
+    the game lists the type once per value of the first (Shark: a buy per company, with
+    the counts that company allows).
     """
 
     type: str

@@ -52,18 +52,30 @@
     board.replaceChildren(grid);
   }
 
-  function tradePanel(h, ctx, v, kind) {
-    if (ctx.past()) return null;
-    const option = v.legal.find((l) => l.type === kind);
-    if (!option) return null;
+  // The engine lists a trade once per company, with the counts that company allows
+  // (what the cash, the turn's 5 and the bank's supply allow), and a placement once per
+  // building: one option per type here, its companies together and their counts kept.
+  function byType(legal) {
+    const out = {};
+    for (const l of legal) {
+      const o = out[l.type] || (out[l.type] = { type: l.type, player: l.player, choices: {}, counts: {} });
+      for (const [field, values] of Object.entries(l.choices || {})) {
+        o.choices[field] = [...new Set([...(o.choices[field] || []), ...values])];
+      }
+      const c = l.choices || {};
+      if (c.company && c.count) c.company.forEach((name) => { o.counts[name] = c.count; });
+    }
+    return out;
+  }
+
+  function tradePanel(h, ctx, v, option, kind) {
+    if (ctx.past() || !option) return null;
     const s = v.state;
     const cash = s.cash[option.player] || 0;
     const company = h("select", { "aria-label": `${kind} company`, id: `${kind}-company` },
       option.choices.company.map((c) => h("option", { value: c }, `${c} at ${money(s.prices[c])}`)));
     const count = h("select", { "aria-label": `${kind} count`, id: `${kind}-count` });
-    // A purchase is offered only up to what the player's cash pays for.
-    const counts = () => option.choices.count.filter((n) =>
-      kind !== "buy" || n * s.prices[company.value] <= cash);
+    const counts = () => option.counts[company.value] || [];
     const cost = h("span", { class: "muted" });
     const go = h("button", { type: "button", class: "primary", id: `${kind}-go`, onclick: (ev) =>
       ctx.act({ type: kind, company: company.value, count: Number(count.value) }, ev.currentTarget) },
@@ -111,15 +123,13 @@
 
   function forcedPanel(h, ctx, v, option) {
     const p = v.state.pending;
-    const held = v.state.shares[option.player];
     const company = h("select", { id: "forced-company", "aria-label": "company to sell" },
       option.choices.company.map((c) => h("option", { value: c },
         `${c} at ${money(p.forced_prices[c])}`)));
     const count = h("select", { id: "forced-count", "aria-label": "shares to sell" });
     const fill = () => {
-      const n = held[company.value] || 0;
-      count.replaceChildren(...Array.from({ length: n }, (_, i) =>
-        h("option", { value: i + 1 }, i + 1)));
+      count.replaceChildren(...(option.counts[company.value] || []).map((n) =>
+        h("option", { value: n }, n)));
     };
     company.addEventListener("change", fill);
     fill();
@@ -156,7 +166,7 @@
   function render(v, ctx, board, controls) {
     const { h } = ctx;
     const s = v.state;
-    const legal = Object.fromEntries(v.legal.map((l) => [l.type, l]));
+    const legal = byType(v.legal);
     const options = (s.pending && s.pending.choices) || {};
     const buildings = Object.keys(options).filter((k) => k !== "remove_neutral");
     if (!ctx.past()) {   // looking back keeps what was chosen for now
@@ -192,7 +202,7 @@
         "Remove a grey building") : null));
     }
     if (legal.roll) parts.push(dicePanel(h, ctx, v));
-    parts.push(tradePanel(h, ctx, v, "buy"), tradePanel(h, ctx, v, "sell"));
+    parts.push(tradePanel(h, ctx, v, legal.buy, "buy"), tradePanel(h, ctx, v, legal.sell, "sell"));
     if (legal.end_turn) {
       parts.push(h("button", { type: "button", class: "big primary", id: "end-turn",
         onclick: () => ctx.act({ type: "end_turn" }) }, "End the turn"));
