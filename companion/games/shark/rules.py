@@ -108,7 +108,8 @@ class Shark(Game[SharkState]):
 
     def legal(self, state: SharkState) -> list[Legal]:
         who = self.current(state)
-        return [Legal(kind, choices, who) for kind, choices in _possible(state).items()]
+        return [Legal(kind, choices, who) for kind, entries in _possible(state).items()
+                for choices in entries]
 
     def view(self, state: SharkState) -> dict[str, Any]:
         shown = [*COMPANIES, *(b for b in (BLACK, GREY) if b in state.supply_buildings)]
@@ -141,6 +142,10 @@ class Shark(Game[SharkState]):
 
     def describe(self, before: SharkState, action: Action, after: SharkState) -> str:
         return words.describe(before, action, after)
+
+    def ledger(self, before: SharkState, action: Action, after: SharkState
+               ) -> list[dict[str, Any]]:
+        return words.payments(before, action, after)
 
     def series(self, state: SharkState) -> dict[str, dict[str, int]]:
         """The stock index: every company's price."""
@@ -253,51 +258,40 @@ Shark.actions = {kind: Rule(fields, _in_step(kind, handler)) for kind, fields, h
 # What may be chosen now ----------------------------------------------------------
 
 
-def _possible(state: SharkState) -> dict[str, dict[str, list[Any]]]:
-    """The actions possible now, each with its choices."""
+def _possible(state: SharkState) -> dict[str, list[dict[str, list[Any]]]]:
+    """The actions possible now, each with its entries of choices (see :func:`_choices`)."""
     out = {}
     for kind in STEP_ACTIONS[state.step]:
-        choices = _choices(state, kind)
-        if choices is not None:
-            out[kind] = choices
+        entries = _choices(state, kind)
+        if entries:
+            out[kind] = entries
     return out
 
 
-def _choices(state: SharkState, kind: str) -> dict[str, list[Any]] | None:
-    """The choices of one action the step allows; ``None`` when none is possible."""
+def _choices(state: SharkState, kind: str) -> list[dict[str, list[Any]]]:
+    """The entries of one action the step allows; none when it is not possible. Every
+    combination of an entry's choices is accepted: a trade has an entry per company with
+    the counts it allows, a placement an entry per building with the cells it may go on."""
     me = state.player
     if kind == "choose_stock":
-        return {"company": list(COMPANIES)}
+        return [{"company": list(COMPANIES)}]
     if kind == "buy":
-        cash, left = state.cash[me], BUY_LIMIT - state.bought
-        can = [c for c in COMPANIES
-               if 1000 <= state.prices[c] <= cash and state.supply_shares[c] > 0]
-        if not can or left <= 0:
-            return None
-        top = min(left, max(min(cash // state.prices[c], state.supply_shares[c]) for c in can))
-        return {"company": can, "count": list(range(1, top + 1))}
+        return [{"company": [c], "count": list(range(1, n + 1))}
+                for c, n in market.buyable(state).items()]
     if kind == "sell":
-        held = [c for c in COMPANIES if state.prices[c] >= 1000 and state.shares[me][c] > 0]
-        if not held:
-            return None
-        most = max(state.shares[me][c] for c in held)
-        return {"company": held, "count": list(range(1, most + 1))}
+        return [{"company": [c], "count": list(range(1, state.shares[me][c] + 1))}
+                for c in COMPANIES if state.prices[c] >= 1000 and state.shares[me][c] > 0]
     if kind in ("place", "remove_neutral"):
         options = turn.choices(state)
         greys = options.pop("remove_neutral", [])
         if kind == "remove_neutral":
-            return {"cell": greys} if greys else None
-        cells = sorted({c for cells in options.values() for c in cells}, key=_row_major)
-        return {"cell": cells, "company": list(options)} if cells else None
+            return [{"cell": greys}] if greys else []
+        return [{"cell": cells, "company": [building]} for building, cells in options.items()]
     if kind == "forced_sell":
-        debtor, owed, _ = state.debts[0]
-        short = owed - state.cash[debtor]
-        sellable = [c for c in COMPANIES if state.shares[debtor][c] > 0
-                    and market.forced_price(state.prices[c]) > 0]
-        most = max(min(state.shares[debtor][c], -(-short // market.forced_price(state.prices[c])))
-                   for c in sellable)
-        return {"player": [debtor], "company": sellable, "count": list(range(1, most + 1))}
-    return {}
+        debtor = state.debts[0][0]
+        return [{"player": [debtor], "company": [c], "count": list(range(1, n + 1))}
+                for c, n in market.forced_sellable(state).items()]
+    return [{}]
 
 
 # Boundary checks ----------------------------------------------------------------

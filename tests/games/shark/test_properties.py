@@ -162,8 +162,9 @@ def test_the_placement_choices_are_exactly_the_legal_placements(
         if state.step != "place":
             continue
         choices = GAME.view(state)["pending"]["choices"]
-        legal = {x.type: x for x in GAME.legal(state)}
-        assert set(legal["place"].choices["company"]) == set(choices) - {"remove_neutral"}
+        offered = {x.choices["company"][0]: list(x.choices["cell"])
+                   for x in GAME.legal(state) if x.type == "place"}
+        assert offered == {b: cells for b, cells in choices.items() if b != "remove_neutral"}
         assert state.roll is not None
         for building in ("red", "blue", "green", "yellow", "black", "grey"):
             for cell in state.board.cells_of(state.roll[1]):
