@@ -212,6 +212,12 @@ class Game(ABC, Generic[State]):
         text = str(action.get("type", "")).replace("_", " ") + (f" ({args})" if args else "")
         return f"{who}: {text}" if who else text
 
+    def ledger(self, before: State, action: Action, after: State) -> list[dict[str, Any]]:
+        """The money ``action`` moved between bank and players, in the order paid, each
+        ``{"player", "kind", "amount", "why"}`` with ``why`` in the banker's words (Shark);
+        none by default: games without a bank."""
+        return []
+
     def series(self, state: State) -> dict[str, dict[str, int]]:
         """Chart series by name, each a mapping of label to value (Shark: ``{"prices":
         {"red": 3000, ...}}``); none by default."""

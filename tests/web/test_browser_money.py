@@ -9,7 +9,8 @@ import random
 import re
 from typing import Any
 
-from tests.web.conftest import PHONE, TABLET, Server, api_get, api_post, screenshot
+from tests.games.shark.test_words import ENGINE
+from tests.web.conftest import ARTIFACTS, PHONE, TABLET, Server, api_get, api_post, screenshot
 from tests.web.scripted import choose
 
 
@@ -87,7 +88,23 @@ def test_money_mid_game(server: Server, new_browser: Any) -> None:
             moved = sum(dollars(a) * (-1 if a.startswith("\u2212") else 1)
                         for a in amounts.all_inner_texts())
             assert 4000 + moved == view["state"]["cash"][player], player
+        # An open ledger is drawn once, not redrawn by its own "toggle" event forever.
+        page.evaluate("window.redraws = 0; new MutationObserver(() => window.redraws++)"
+                      ".observe(document.getElementById('app'), {childList: true, "
+                      "subtree: true})")
+        page.wait_for_timeout(1000)
+        assert page.evaluate("window.redraws") == 0
+        whys = page.locator("#ledger td:nth-child(2)").all_inner_texts()
+        assert whys and not [w for w in whys if ENGINE.search(w)], whys
+        assert all(re.match(r"(bonus for|pioneer bonus|dividend, as|loss, as|bankrupt:|"
+                            r"the \$|bought|sold|forced sale)", w) for w in whys), whys
+        paid = view["log"][-1].get("paid", [])
+        assert page.locator("ul.payments li").all_inner_texts() == [
+            f"{p['player']} {'pays' if p['amount'] < 0 else 'gets'} "
+            f"${abs(p['amount']):,}: {p['why']}" for p in paid]
         screenshot(page, f"money-shark-{size}-ledger")
+        page.locator("#ledger").screenshot(path=str(ARTIFACTS / f"money-shark-{size}-ledger-"
+                                                                "box.png"))
 
 
 def test_net_worth_at_the_end(server: Server, new_browser: Any) -> None:

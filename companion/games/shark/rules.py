@@ -146,6 +146,10 @@ class Shark(Game[SharkState]):
     def describe(self, before: SharkState, action: Action, after: SharkState) -> str:
         return words.describe(before, action, after)
 
+    def ledger(self, before: SharkState, action: Action, after: SharkState
+               ) -> list[dict[str, Any]]:
+        return words.payments(before, action, after)
+
     def series(self, state: SharkState) -> dict[str, dict[str, int]]:
         """The stock index: every company's price."""
         return {"prices": dict(state.prices)}

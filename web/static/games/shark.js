@@ -207,9 +207,11 @@
       parts.push(h("button", { type: "button", class: "big primary", id: "end-turn",
         onclick: () => ctx.act({ type: "end_turn" }) }, "End the turn"));
     }
-    const paid = (s.payments || []).slice(-6).map((p) => h("li", {},
-      `${p.player}: ${p.amount >= 0 ? "+" : ""}${money(p.amount)} ${p.kind}`,
-      p.note ? ` (${p.note})` : ""));
+    // What the bank paid and was paid for the last move, with the banker's reasons.
+    const last = v.log && v.log.length ? v.log[v.log.length - 1] : null;
+    const paid = ((last && last.paid) || []).map((p) => h("li", {},
+      h("strong", {}, `${p.player} ${p.amount < 0 ? "pays" : "gets"} ${money(Math.abs(p.amount))}`),
+      `: ${p.why}`));
     if (paid.length) parts.push(h("ul", { class: "payments" }, paid));
     parts.push(h("h2", {}, "Stock index"), market(h, v));
     parts.push(h("h2", {}, "Cash and shares"), holdings(h, v));
@@ -227,7 +229,12 @@
   function ledgerBox(h, ctx, v) {
     const box = h("details", { class: "ledger", id: "ledger", open: ledgerOpen },
       h("summary", {}, "Money, player by player"));
-    box.addEventListener("toggle", () => { ledgerOpen = box.open; if (box.open) ctx.rerender(); });
+    // A box drawn open fires "toggle" too: only a change of the player's choice redraws.
+    box.addEventListener("toggle", () => {
+      if (box.open === ledgerOpen) return;
+      ledgerOpen = box.open;
+      if (box.open) ctx.rerender();
+    });
     if (!ledgerOpen) return box;
     if (!ledger || ledger.seq !== v.seq) {
       const seq = v.seq;
@@ -242,7 +249,7 @@
       let cash = start;
       const rows = ledger.rows.filter((r) => r.player === p).map((r) => {
         cash += r.amount;
-        return h("tr", {}, h("td", {}, `#${r.seq}`), h("td", {}, `${KIND_WORDS[r.kind] || r.kind}${r.note ? `: ${r.note}` : ""}`),
+        return h("tr", {}, h("td", {}, `#${r.seq}`), h("td", {}, r.why),
           h("td", { class: r.amount < 0 ? "out" : "in" }, `${r.amount < 0 ? "−" : "+"}${money(Math.abs(r.amount))}`),
           h("td", {}, money(cash)));
       });
@@ -253,8 +260,6 @@
     }
     return box;
   }
-  const KIND_WORDS = { bonus: "bonus", dividend: "dividend", loss: "loss", sale: "sold shares",
-    purchase: "bought shares" };
 
   // The end: each player's net worth, cash plus every share at its final price.
   function summary(v, ctx) {
