@@ -309,6 +309,24 @@ window.GamePage = (function () {
         option.player ? h("span", { class: "muted" }, ` (${option.player})`) : null,
         fields,
         h("button", { type: "submit", class: "primary" }, "Do it"));
+      // A game may narrow a field by what the others say (Dr. Shark's service: "take"
+      // lists only the clues of the dossier "from" names): game.narrow(v, option, picked).
+      const narrow = (window.GAMES[name] || {}).narrow;
+      const refill = () => {
+        const picked = {};
+        for (const sel of form.querySelectorAll("select")) {
+          picked[sel.dataset.field] = sel.value ? JSON.parse(sel.value) : null;
+        }
+        const allowed = narrow(v, option, picked) || {};
+        for (const sel of form.querySelectorAll("select")) {
+          const values = allowed[sel.dataset.field];
+          if (!values) continue;
+          const keep = sel.value;
+          sel.replaceChildren(...values.map((val) => h("option", { value: JSON.stringify(val),
+            selected: JSON.stringify(val) === keep }, choiceLabel(val))));
+        }
+      };
+      if (narrow) { form.addEventListener("change", refill); refill(); }
       form.addEventListener("submit", (ev) => {
         ev.preventDefault();
         const action = { type: option.type };
