@@ -192,6 +192,7 @@ def test_log_numbers_are_whole_and_by_the_first_line_of_their_move(
             shot = page.screenshot(clip={"x": left, "y": line["y"], "width": line["x"] - left,
                                          "height": line["height"]})
             grey = cv2.imdecode(np.frombuffer(shot, np.uint8), cv2.IMREAD_GRAYSCALE)
+            assert grey is not None
             ink = np.argwhere(grey < 128)
             assert len(ink), f"{size}: no number beside the move"
             assert ink[:, 1].min() >= 2, f"{size}: the number touches the log's edge (cut)"
