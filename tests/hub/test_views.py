@@ -6,7 +6,9 @@ the real publisher's, from a real game)."""
 
 from __future__ import annotations
 
+import json
 import threading
+import urllib.error
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -96,5 +98,11 @@ def test_a_game_known_from_its_view_is_shown_until_its_log_arrives(
         entry = listed()
         assert entry is not None and not entry["replaying"]
         assert entry["n"] == len(scripted.table.store.changes(gid))
+        for path in (f"/api/tables/t1/games/{gid + 1}", "/api/tables/t1/games/x",
+                     f"/api/tables/a%20b/games/{gid}"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                hub.get(path)
+            assert refused.value.code == 404
+            assert "error" in json.loads(refused.value.read())
     finally:
         hub.stop()
