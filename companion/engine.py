@@ -113,7 +113,10 @@ class Legal:
     """One kind of action that may be taken now, with the choices it allows.
 
     ``choices`` maps a field of the action to the values it may take, e.g.
-    ``Legal("flip", {"cell": ["A1", "B1"]})``. An empty mapping means no argument.
+    ``Legal("flip", {"cell": ["A1", "B1"]})``. An empty mapping means no argument. Every
+    combination of the choices is meant to be accepted; where one choice limits another,
+    the game lists the type once per value of the first (Shark: a buy per company, with
+    the counts that company allows).
     """
 
     type: str
@@ -208,6 +211,12 @@ class Game(ABC, Generic[State]):
         who = self.current(before)
         text = str(action.get("type", "")).replace("_", " ") + (f" ({args})" if args else "")
         return f"{who}: {text}" if who else text
+
+    def ledger(self, before: State, action: Action, after: State) -> list[dict[str, Any]]:
+        """The money ``action`` moved between bank and players, in the order paid, each
+        ``{"player", "kind", "amount", "why"}`` with ``why`` in the banker's words (Shark);
+        none by default: games without a bank."""
+        return []
 
     def series(self, state: State) -> dict[str, dict[str, int]]:
         """Chart series by name, each a mapping of label to value (Shark: ``{"prices":

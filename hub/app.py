@@ -25,22 +25,33 @@ RETRY_MS = 1000
 
 class Feed:
     """Fans the ledger's changes out to the open pages: one queue per page, so a slow
-    phone holds up no one."""
+    phone holds up no one. :meth:`close` ends every stream (``None`` in its queue), so
+    the server stops without waiting out a keepalive."""
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
         self._lock = threading.Lock()
-        self._followers: dict[str | None, set[queue.SimpleQueue[str]]] = {}
+        self._followers: dict[str | None, set[queue.SimpleQueue[str | None]]] = {}
+        self._closed = False
 
-    def follow(self, table: str | None) -> queue.SimpleQueue[str]:
-        q: queue.SimpleQueue[str] = queue.SimpleQueue()
+    def follow(self, table: str | None) -> queue.SimpleQueue[str | None]:
+        q: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         with self._lock:
             self._followers.setdefault(table, set()).add(q)
+            if self._closed:
+                q.put(None)
         return q
 
-    def unfollow(self, table: str | None, q: queue.SimpleQueue[str]) -> None:
+    def unfollow(self, table: str | None, q: queue.SimpleQueue[str | None]) -> None:
         with self._lock:
             self._followers.get(table, set()).discard(q)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            for pages in self._followers.values():
+                for q in pages:
+                    q.put(None)
 
     def changed(self, tables: set[str]) -> None:
         for name in sorted(tables):
@@ -94,6 +105,13 @@ def create_app(ledger: Ledger, config: dict[str, Any] | None = None) -> Flask:
             return jsonify(error=f"no table named {name[:40]!r} has been seen"), 404
         return jsonify(ledger.table_json(name))
 
+    @bp.get("/api/tables/<name>/games/<int:game_id>")
+    def api_game(name: str, game_id: int) -> Any:
+        found = ledger.game_json(name, game_id) if topics.TABLE_NAME.match(name) else None
+        if found is None:
+            return jsonify(error=f"the hub has no game {game_id} of table {name[:40]!r}"), 404
+        return jsonify(found)
+
     @bp.get("/api/league")
     def api_league() -> Any:
         titles = {n: games.get(n).title for n in games.available()}
@@ -119,9 +137,13 @@ def create_app(ledger: Ledger, config: dict[str, Any] | None = None) -> Flask:
                     yield _frame(data)
                 while True:
                     try:
-                        yield _frame(q.get(timeout=keepalive))
+                        change = q.get(timeout=keepalive)
                     except queue.Empty:
                         yield ": keepalive\n\n"
+                        continue
+                    if change is None:  # the hub is stopping
+                        return
+                    yield _frame(change)
             finally:
                 feed.unfollow(name, q)
 

@@ -74,6 +74,15 @@ def cmd_hub(args: argparse.Namespace) -> int:
         return _fail(f"cannot open the hub's database {db}: {err}")
     follower = Follower(ledger, url, username, password)
     app = create_app(ledger, {"BROKER": str(url)})
+
+    def stop(*_: Any) -> None:
+        # End the open live pages first: waitress stops on SystemExit but waits for its
+        # threads, and a page's stream would otherwise hold one until its keepalive.
+        app.extensions["feed"].close()
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     follower.listen(app.extensions["feed"].changed)
     follower.start()
     shown = "localhost" if args.host in ("0.0.0.0", "::") else args.host

@@ -149,9 +149,11 @@ class Follower:
             return
         assert where.game_id is not None
         if where.what == "view":
-            n = topics.parse_view(where, data)
+            view = topics.parse_view(where, data)
+            if self.ledger.set_view(view):  # shown until the replay brings the log
+                changed.add(where.table)
             have = self.ledger.have(where.table, where.game_id)
-            if n > have:
+            if view.n > have:
                 asks.setdefault(where.table, {})[where.game_id] = have
             return
         event = topics.parse_event(where, data)

@@ -170,11 +170,47 @@ def parse_event(topic: Topic, data: dict[str, Any]) -> Event:
     return Event(topic.table, gid, n, kind, seq, float(at), action=action)
 
 
-def parse_view(topic: Topic, data: dict[str, Any]) -> int:
-    """How many changes the table's retained view says the game has had."""
+@dataclass(frozen=True)
+class View:
+    """A game's retained view as the hub keeps it: how far the table says the game is
+    (``n`` changes, ``seq`` actions) and what ``/api/tables`` lists of it."""
+
+    table: str
+    game_id: int
+    n: int
+    seq: int
+    game: str
+    players: tuple[str, ...]
+    current: str | None
+    over: bool
+    scores: dict[str, int]
+    winners: tuple[str, ...]
+
+
+def _names(data: dict[str, Any], key: str) -> tuple[str, ...]:
+    value = data.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise BadMessage(f"{key!r} must be a list of names")
+    return tuple(value)
+
+
+def parse_view(topic: Topic, data: dict[str, Any]) -> View:
+    """The view of a ``view`` message; :class:`BadMessage` if it cannot be one."""
+    assert topic.game_id is not None
     if data.get("table") != topic.table or data.get("id") != topic.game_id:
         raise BadMessage("the view names another table or game than its topic")
-    return _whole(data, "n", 1)
+    n, seq = _whole(data, "n", 1), _whole(data, "seq")
+    scores = data.get("scores")
+    if not isinstance(scores, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in scores.values()):
+        raise BadMessage("'scores' must be an object of whole numbers")
+    current, over = data.get("current"), data.get("over")
+    if not isinstance(data.get("game"), str) or not isinstance(over, bool) or not (
+            current is None or isinstance(current, str)):
+        raise BadMessage("a view needs 'game' (text), 'over' (true or false) and "
+                         "'current' (a name or null)")
+    return View(topic.table, topic.game_id, n, seq, data["game"], _names(data, "players"),
+                current, over, dict(scores), _names(data, "winners"))
 
 
 def probe(table: str) -> dict[str, Any]:

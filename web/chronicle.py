@@ -31,12 +31,16 @@ class Step:
     text: str
     scores: dict[str, int]
     series: dict[str, dict[str, int]] | None = None
+    paid: tuple[dict[str, Any], ...] = ()
+    """The money the action moved, with the banker's reasons (``Game.ledger``)."""
 
     def entry(self, seq: int) -> dict[str, Any]:
-        out = {"seq": seq, "who": self.who, "text": self.text, "action": self.action,
-               "scores": self.scores}
+        out: dict[str, Any] = {"seq": seq, "who": self.who, "text": self.text,
+                               "action": self.action, "scores": self.scores}
         if self.series is not None:
             out["series"] = self.series
+        if self.paid:
+            out["paid"] = list(self.paid)
         return out
 
 
@@ -88,7 +92,8 @@ class Chronicle:
             def record(index: int, before: Any, action: Action, after: Any) -> None:
                 who = actor(game, before, action)
                 trace.steps.append(Step(action, after, who, game.describe(before, action, after),
-                                        game.scores(after), game.series(after) or None))
+                                        game.scores(after), game.series(after) or None,
+                                        tuple(game.ledger(before, action, after))))
 
             replay(game, state, actions[kept:], first=kept, step=record)
             return trace.start, list(trace.steps[: len(actions)])
@@ -139,14 +144,11 @@ class Chronicle:
 
     def ledger(self, session: Session) -> list[dict[str, Any]]:
         """Every payment of the game in order, each with the action that made it
-        (``seq``): the games whose view lists an action's ``payments`` (Shark)."""
+        (``seq``) and the banker's reason (``why``): ``[]`` for games without a bank."""
         actions = list(session.actions)
         _, steps = self.steps(session, actions)
-        out: list[dict[str, Any]] = []
-        for seq, step in enumerate(steps, 1):
-            for payment in session.game.view(step.state).get("payments", ()):
-                out.append({"seq": seq, **payment})
-        return out
+        return [{"seq": seq, **payment} for seq, step in enumerate(steps, 1)
+                for payment in step.paid]
 
 
 def _public_options(options: dict[str, Any]) -> dict[str, Any]:

@@ -167,7 +167,7 @@ def undo(session_id: int) -> Any:
     except IllegalAction as err:
         raise ApiError(400, str(err), kind=err.kind) from None
     if undone is None:
-        raise ApiError(400, "there is nothing to undo")
+        raise ApiError(400, "there is nothing to undo", kind="rule")
     return jsonify({**answer(session), "undone": undone})
 
 
@@ -182,7 +182,7 @@ def redo(session_id: int) -> Any:
     except IllegalAction as err:
         raise ApiError(400, str(err), kind=err.kind) from None
     if redone is None:
-        raise ApiError(400, "there is nothing to redo")
+        raise ApiError(400, "there is nothing to redo", kind="rule")
     return jsonify({**answer(session), "redone": redone})
 
 

@@ -6,6 +6,8 @@ serve`` opens it and hands it to the app. Its status is a dict with ``state``,
 hardware buttons act on it) and ``backend``; pages hear of changes as ``timer`` events on
 their live stream. ``POST /api/timer/start {"game": id}`` starts that game's search (the
 timer moves to it); ``POST /api/timer/bind {"game": id}`` moves the timer without starting.
+A start or stop the rules refuse answers 400 ``{"error", "kind", "timer"}`` as a refused
+action does; no game for the timer, or a game that moved on meanwhile, 409.
 """
 
 from __future__ import annotations
@@ -50,8 +52,11 @@ def _run(what: str, *args: Any) -> Any:
     timer = _timer()
     try:
         getattr(timer, what)(*args)
-    except (IllegalAction, Conflict, LookupError, RuntimeError, ValueError) as err:
-        # e.g. no unfinished Dr. Shark game, or the current player cannot search now
+    except IllegalAction as err:
+        # the rules refuse (no search to stop, searched already): as any refused action
+        raise ApiError(400, str(err), kind=err.kind, timer=timer.status()) from None
+    except (Conflict, LookupError, RuntimeError, ValueError) as err:
+        # e.g. no unfinished Dr. Shark game, or another phone acted first
         raise ApiError(409, str(err), timer=timer.status()) from None
     return jsonify(timer.status())
 

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.engine import IllegalAction
+from companion.engine import BrokenRule, IllegalAction
 from companion.hardware.backend import Backend
 from companion.hardware.clock import Clock
 from companion.hardware.config import HardwareConfig
@@ -131,9 +131,11 @@ class TableTimer:
         self.table.play(self.game(), {"type": "end_turn"})
 
     def undo(self) -> None:
-        """Take back the last action of the bound game, as holding NEXT does."""
+        """Take back the last action of the bound game, as holding NEXT does; with none
+        logged yet, a :class:`BrokenRule` refusal (kind ``rule``: the request is readable,
+        the game's state forbids it)."""
         if self.table.undo(self.game()) is None:
-            raise IllegalAction("there is nothing to undo")
+            raise BrokenRule("there is nothing to undo: no action is logged in this game yet")
 
     def pause(self) -> None:
         """Freeze the countdown (the bag fell over); the search goes on after resume."""

@@ -31,7 +31,59 @@
       scores.append(row);
     }
     box.append(scores);
+    if (g.replaying) {
+      box.append(el("p", "muted replaying", "As the table last showed it: the hub is " +
+        "fetching the game's log from the table."));
+    } else if (follow) {
+      box.append(logOf(table, g));
+    }
     return box;
+  }
+
+  // The table page's logs, in the games' own words: fetched when a game's changes
+  // (n) move on, kept between redraws; a finished game's log is folded away.
+  const logs = new Map();
+  const asked = new Map();
+  const opened = new Set();
+
+  function fillLog(list, lines) {
+    list.replaceChildren(...lines.slice(-150).reverse().map(e => {
+      const li = el("li", "", e.text);
+      li.value = e.seq;
+      return li;
+    }));
+  }
+
+  function logOf(table, g) {
+    const key = table + "/" + g.id;
+    const list = el("ol", "log");
+    list.reversed = true;
+    const have = logs.get(key);
+    if (have) fillLog(list, have.log);
+    list.dataset.n = have ? have.n : 0;
+    if (!have || have.n < g.n) fetchLog(table, g.id, g.n, key);
+    if (!g.over) return list;
+    const box = el("details", "log-box");
+    box.open = opened.has(key);
+    box.addEventListener("toggle", () => box.open ? opened.add(key) : opened.delete(key));
+    box.append(el("summary", "", "Log"), list);
+    return box;
+  }
+
+  async function fetchLog(table, id, n, key) {
+    if ((asked.get(key) || 0) >= n) return;
+    asked.set(key, n);
+    try {
+      const res = await fetch("/api/tables/" + encodeURIComponent(table) + "/games/" + id);
+      if (!res.ok) throw new Error(res.status);
+      const data = await res.json();
+      if ((logs.get(key)?.n || 0) >= data.n || data.replaying) return;
+      logs.set(key, data);
+      const list = root.querySelector('[data-game="' + CSS.escape(key) + '"] ol.log');
+      if (list) { fillLog(list, data.log); list.dataset.n = data.n; }
+    } catch (err) {
+      asked.delete(key);  // asked again at the next change
+    }
   }
 
   function tableCard(t) {

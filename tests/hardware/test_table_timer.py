@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import IllegalAction
+from companion.engine import BrokenRule, IllegalAction
 from companion.hardware import (
     FakeClock,
     HardwareError,
@@ -85,6 +85,18 @@ def test_undoing_the_start_takes_the_timer_back_to_idle(
     timer.undo()
     assert timer.status()["state"] == "idle"
     assert log_types(table, sid) == ["move"]
+
+
+def test_undo_with_nothing_logged_is_a_rule_refusal(
+        table: Table, timer: TableTimer, waiter: Waiter) -> None:
+    sid = new_game(table)
+    timer.undo()                               # takes back the move
+    with pytest.raises(BrokenRule, match="nothing to undo") as err:
+        timer.undo()
+    assert err.value.kind == "rule" and log_types(table, sid) == []
+    timer._button("hold")                      # NEXT held: the pages are told why not
+    told = waiter.wait_until(lambda s: "nothing to undo" in (s["error"] or ""))
+    assert told["state"] == "idle"
 
 
 def test_the_most_recently_active_game_gets_the_timer(

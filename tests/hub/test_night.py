@@ -300,3 +300,37 @@ def test_a_phone_follows_a_tables_game_live_from_the_hub(night: Night, new_brows
     room.wait_for_selector("#league .league")
     assert "Ann" in room.locator("#league").inner_text()
     screenshot(room, "hub-every-table")
+
+
+def test_a_tables_page_shows_each_games_log_in_its_own_words_live(
+        night: Night, new_browser: Any) -> None:
+    t3 = night.tables["t3"]
+    rnd = random.Random(8)
+    view = burst(t3, start(t3, "shark"), 8, rnd)
+    done = burst(t3, start(t3, "shoal"), 100, rnd)
+    assert done["over"]
+    phone = new_browser(PHONE).new_page()
+    phone.goto(night.hub.url + "/tables/t3")
+    box = f'[data-game="t3/{view["id"]}"]'
+
+    def shown(where: str) -> list[str]:
+        return phone.locator(f"{where} ol.log li").all_inner_texts()
+
+    def told() -> list[str]:
+        """The table's own log (its dashboard's lines), newest first as shown."""
+        return [e["text"] for e in reversed(t3.get(f"/api/games/{view['id']}")["log"])]
+
+    phone.wait_for_selector(f'{box}[data-seq="{view["seq"]}"] ol.log li')
+    wait_for(lambda: shown(box) == told(), timeout=15, what="the log as the table has it")
+    assert any("Ann" in line for line in shown(box))
+    for _ in range(2):  # a new action's line comes to the top
+        view = burst(t3, view, 1, rnd)
+        phone.wait_for_selector(f'{box}[data-seq="{view["seq"]}"]', timeout=15_000)
+        wait_for(lambda: shown(box) == told(), timeout=15, what="the new action's line")
+    status, view = t3.call("POST", f"/api/games/{view['id']}/undo", {})
+    assert status == 200, view
+    wait_for(lambda: shown(box) == told(), timeout=15, what="the undone line gone")
+    finished = f'[data-game="t3/{done["id"]}"]'
+    phone.click(f"{finished} details.log-box summary")
+    wait_for(lambda: len(shown(finished)) == done["seq"], timeout=15, what="a finished log")
+    screenshot(phone, "hub-table-log-on-a-phone")

@@ -114,6 +114,11 @@ def test_a_refusal_says_its_kind(writer: Any) -> None:
                   json={"action": tally}).status_code == 200
     status, kind, message = refused(spies, {"type": "start_search"})
     assert (status, kind) == (400, "game_over") and message.startswith("the game is over")
+    fresh = make_game(writer)
+    for what in ("undo", "redo"):
+        res = writer("post", f"/api/games/{fresh}/{what}")
+        assert (res.status_code, res.get_json()["kind"]) == (400, "rule"), what
+        assert res.get_json()["error"] == f"there is nothing to {what}"
 
 
 def test_an_engine_bug_is_a_500_with_a_log_line_not_a_refusal(

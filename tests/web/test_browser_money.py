@@ -9,7 +9,8 @@ import random
 import re
 from typing import Any
 
-from tests.web.conftest import PHONE, TABLET, Server, api_get, api_post, screenshot
+from tests.games.shark.test_words import ENGINE
+from tests.web.conftest import ARTIFACTS, PHONE, TABLET, Server, api_get, api_post, screenshot
 from tests.web.scripted import choose
 
 
@@ -32,13 +33,16 @@ def play_until(server: Server, sid: int, done: Any, seed: int = 5, limit: int = 
     raise AssertionError("the scripted game did not get there")
 
 
+def buys(view: dict[str, Any]) -> dict[str, list[int]]:
+    """Company -> the counts the engine offers to buy (one legal entry per company)."""
+    return {e["choices"]["company"][0]: e["choices"]["count"] for e in view["legal"]
+            if e["type"] == "buy"}
+
+
 def can_buy_little(view: dict[str, Any]) -> bool:
-    buy = next((e for e in view["legal"] if e["type"] == "buy"), None)
-    if not buy:
-        return False
-    cash, prices = view["state"]["cash"][buy["player"]], view["state"]["prices"]
-    return any(n * prices[c] > cash for c in buy["choices"]["company"]
-               for n in buy["choices"]["count"])
+    """Some company the player can buy fewer shares of than the turn's limit allows."""
+    may = (view["state"]["pending"] or {}).get("may_buy", 0)
+    return any(max(counts) < may for counts in buys(view).values())
 
 
 def check_page(page: Any, view: dict[str, Any]) -> None:
@@ -75,11 +79,7 @@ def test_money_mid_game(server: Server, new_browser: Any) -> None:
                 "os => os.map(o => o.value)")]
             price = prices[company.get_attribute("value")]
             assert all(n * price <= cash for n in counts), (company, counts, cash)
-            affordable = [n for n in range(1, 6) if n * price <= cash]
-            assert counts == [n for n in affordable if n in counts] and \
-                len(counts) == len([n for n in next(e for e in view["legal"] if e["type"] ==
-                                                    "buy")["choices"]["count"]
-                                    if n * price <= cash])
+            assert counts == buys(view)[company.get_attribute("value")]
         check_page(page, view)
         page.click("#ledger summary")
         page.wait_for_selector(f'table[data-ledger="{buyer}"], #ledger p.muted')
@@ -88,7 +88,23 @@ def test_money_mid_game(server: Server, new_browser: Any) -> None:
             moved = sum(dollars(a) * (-1 if a.startswith("\u2212") else 1)
                         for a in amounts.all_inner_texts())
             assert 4000 + moved == view["state"]["cash"][player], player
+        # An open ledger is drawn once, not redrawn by its own "toggle" event forever.
+        page.evaluate("window.redraws = 0; new MutationObserver(() => window.redraws++)"
+                      ".observe(document.getElementById('app'), {childList: true, "
+                      "subtree: true})")
+        page.wait_for_timeout(1000)
+        assert page.evaluate("window.redraws") == 0
+        whys = page.locator("#ledger td:nth-child(2)").all_inner_texts()
+        assert whys and not [w for w in whys if ENGINE.search(w)], whys
+        assert all(re.match(r"(bonus for|pioneer bonus|dividend, as|loss, as|bankrupt:|"
+                            r"the \$|bought|sold|forced sale)", w) for w in whys), whys
+        paid = view["log"][-1].get("paid", [])
+        assert page.locator("ul.payments li").all_inner_texts() == [
+            f"{p['player']} {'pays' if p['amount'] < 0 else 'gets'} "
+            f"${abs(p['amount']):,}: {p['why']}" for p in paid]
         screenshot(page, f"money-shark-{size}-ledger")
+        page.locator("#ledger").screenshot(path=str(ARTIFACTS / f"money-shark-{size}-ledger-"
+                                                                "box.png"))
 
 
 def test_net_worth_at_the_end(server: Server, new_browser: Any) -> None:

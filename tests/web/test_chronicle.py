@@ -55,3 +55,10 @@ def test_the_log_is_each_games_describe_and_shark_charts_its_prices(table: Table
     assert view["series"][0] == {"prices": {"red": 0, "blue": 0, "green": 0, "yellow": 0}}
     assert view["series"][-1]["prices"]["red"] == 1000
     assert view["log"][-1]["series"] == view["series"][-1]
+    # the money of the move with the banker's reasons (the building left unsaid)
+    assert view["log"][-1]["paid"] == [
+        {"player": "Ann", "kind": "bonus", "amount": 1000,
+         "why": "bonus for a lone building at J12: red's new price (up from $0)"},
+        {"player": "Ann", "kind": "dividend", "amount": 1000,
+         "why": "dividend, as red's price rose from $0 to $1,000: 1 share \u00d7 $1,000"}]
+    assert "paid" not in view["log"][0]

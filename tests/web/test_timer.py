@@ -67,8 +67,9 @@ def test_start_stop_and_expiry_are_logged(timed: FlaskClient, clock: FakeClock) 
     assert stopped.status_code == 200
     assert timed.get(f"/api/games/{sid}").get_json()["log"][-1]["text"].startswith(
         "Ann stopped the search")
-    refused = timed.post("/api/timer/stop", headers=WRITE)
-    assert refused.status_code == 409
+    refused = timed.post("/api/timer/stop", headers=WRITE)   # no search to stop
+    assert refused.status_code == 400 and refused.get_json()["kind"] == "rule"
+    assert refused.get_json()["timer"]["state"] == "stopped"
     assert timed.get(f"/api/games/{sid}").get_json()["seq"] == 2
 
     # Ben's turn: the clock runs out and the timer logs time_up by itself.

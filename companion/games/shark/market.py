@@ -90,6 +90,20 @@ def buy(state: SharkState, company: str, count: int) -> SharkState:
                                f"bought {count} {company} at {money(price)}")])
 
 
+def buyable(state: SharkState) -> dict[str, int]:
+    """Company -> the most shares of it the player whose turn it is may buy now: what the
+    turn's limit, the bank's supply and the player's cash allow (companies at $1000 or
+    more; none where not even one share can be bought)."""
+    left, cash = BUY_LIMIT - state.bought, state.cash[state.player]
+    out = {}
+    for company in COMPANIES:
+        price = state.prices[company]
+        most = min(left, state.supply_shares[company], cash // price) if price >= 1000 else 0
+        if most > 0:
+            out[company] = most
+    return out
+
+
 def sell(state: SharkState, company: str, count: int) -> SharkState:
     price = _tradeable(state, company)
     player = state.player
@@ -162,6 +176,19 @@ def _forced_sale(state: SharkState, player: str, company: str, count: int) -> Sh
     state = move_shares(state, player, company, -count)
     return pay(state, [Payment(player, "sale", fp * count,
                                f"forced sale of {count} {company} at {money(fp)}")])
+
+
+def forced_sellable(state: SharkState) -> dict[str, int]:
+    """Company -> the most shares of it the debtor may sell at the forced price: what
+    they hold, up to what covers the loss (shares at a forced price of $0 cannot help)."""
+    debtor, owed, _ = state.debts[0]
+    short = owed - state.cash[debtor]
+    out = {}
+    for company in COMPANIES:
+        fp, held = forced_price(state.prices[company]), state.shares[debtor][company]
+        if fp > 0 and held > 0:
+            out[company] = min(held, -(-short // fp))
+    return out
 
 
 def forced_sell(state: SharkState, player: str, company: str, count: int) -> SharkState:

@@ -1,9 +1,12 @@
 """Shark: the companion as the banker.
 
-Actions are checked here, at the text boundary (names, numbers, whose turn, which step),
-and carried out by the rule modules: ``board`` (geometry), ``chains`` (placement, chains,
-prices, takeovers), ``market`` (trading, dividends, losses, forced sales, bankruptcy),
-``turn`` (the turn's state machine and the game end), ``dice`` (what a roll allows).
+Actions are checked here, at the text boundary (names, numbers, whose turn, which step):
+a cell name (``"C4"``) becomes the board's :class:`~companion.grid.Cell` here, and back to
+its name only in ``view`` and ``legal``; inside, every module works with cells. The
+actions are carried out by the rule modules: ``board`` (geometry), ``chains``
+(placement, chains, prices, takeovers), ``market`` (trading, dividends, losses, forced
+sales, bankruptcy), ``turn`` (the turn's state machine and the game end), ``dice``
+(what a roll allows).
 
 Options: ``board`` (``"classic"``, ``"kbg2022"`` or a board object), ``variants`` (any
 of ``"joker"``, ``"neutral"``, ``"pioneer"``), ``starting_cash`` (dollars, a multiple
@@ -32,7 +35,7 @@ from companion.engine import (
     best,
 )
 from companion.games.shark import board as boards
-from companion.games.shark import dice, market, turn, words
+from companion.games.shark import chains, dice, market, turn, words
 from companion.games.shark.state import (
     BLACK,
     BUILDINGS_PER_COMPANY,
@@ -87,7 +90,7 @@ class Shark(Game[SharkState]):
         special = {b: SPECIAL_BUILDINGS for b, v in ((BLACK, "joker"), (GREY, "neutral"))
                    if v in variants}
         return SharkState(
-            players=names, board=board, variants=variants, buildings={},
+            players=names, board=board, variants=variants, buildings=chains.Buildings(board),
             cash=dict.fromkeys(names, cash),
             shares={p: dict.fromkeys(COMPANIES, 0) for p in names},
             supply_buildings={**dict.fromkeys(COMPANIES, BUILDINGS_PER_COMPANY), **special},
@@ -108,7 +111,8 @@ class Shark(Game[SharkState]):
 
     def legal(self, state: SharkState) -> list[Legal]:
         who = self.current(state)
-        return [Legal(kind, choices, who) for kind, choices in _possible(state).items()]
+        return [Legal(kind, choices, who) for kind, entries in _possible(state).items()
+                for choices in entries]
 
     def view(self, state: SharkState) -> dict[str, Any]:
         shown = [*COMPANIES, *(b for b in (BLACK, GREY) if b in state.supply_buildings)]
@@ -120,8 +124,8 @@ class Shark(Game[SharkState]):
             "prices": dict(state.prices),
             "cash": dict(state.cash),
             "shares": {p: dict(s) for p, s in state.shares.items()},
-            "board": dict(sorted(state.buildings.items(),
-                                 key=lambda kv: _row_major(kv[0]))),
+            "board": {str(c): state.buildings[c] for c in state.board.areas
+                      if c in state.buildings},
             "supply": {"buildings": {b: state.supply_buildings[b] for b in shown},
                        "shares": dict(state.supply_shares)},
             "removed": dict(state.removed),
@@ -141,6 +145,10 @@ class Shark(Game[SharkState]):
 
     def describe(self, before: SharkState, action: Action, after: SharkState) -> str:
         return words.describe(before, action, after)
+
+    def ledger(self, before: SharkState, action: Action, after: SharkState
+               ) -> list[dict[str, Any]]:
+        return words.payments(before, action, after)
 
     def series(self, state: SharkState) -> dict[str, dict[str, int]]:
         """The stock index: every company's price."""
@@ -253,51 +261,41 @@ Shark.actions = {kind: Rule(fields, _in_step(kind, handler)) for kind, fields, h
 # What may be chosen now ----------------------------------------------------------
 
 
-def _possible(state: SharkState) -> dict[str, dict[str, list[Any]]]:
-    """The actions possible now, each with its choices."""
+def _possible(state: SharkState) -> dict[str, list[dict[str, list[Any]]]]:
+    """The actions possible now, each with its entries of choices (see :func:`_choices`)."""
     out = {}
     for kind in STEP_ACTIONS[state.step]:
-        choices = _choices(state, kind)
-        if choices is not None:
-            out[kind] = choices
+        entries = _choices(state, kind)
+        if entries:
+            out[kind] = entries
     return out
 
 
-def _choices(state: SharkState, kind: str) -> dict[str, list[Any]] | None:
-    """The choices of one action the step allows; ``None`` when none is possible."""
+def _choices(state: SharkState, kind: str) -> list[dict[str, list[Any]]]:
+    """The entries of one action the step allows; none when it is not possible. Every
+    combination of an entry's choices is accepted: a trade has an entry per company with
+    the counts it allows, a placement an entry per building with the cells it may go on."""
     me = state.player
     if kind == "choose_stock":
-        return {"company": list(COMPANIES)}
+        return [{"company": list(COMPANIES)}]
     if kind == "buy":
-        cash, left = state.cash[me], BUY_LIMIT - state.bought
-        can = [c for c in COMPANIES
-               if 1000 <= state.prices[c] <= cash and state.supply_shares[c] > 0]
-        if not can or left <= 0:
-            return None
-        top = min(left, max(min(cash // state.prices[c], state.supply_shares[c]) for c in can))
-        return {"company": can, "count": list(range(1, top + 1))}
+        return [{"company": [c], "count": list(range(1, n + 1))}
+                for c, n in market.buyable(state).items()]
     if kind == "sell":
-        held = [c for c in COMPANIES if state.prices[c] >= 1000 and state.shares[me][c] > 0]
-        if not held:
-            return None
-        most = max(state.shares[me][c] for c in held)
-        return {"company": held, "count": list(range(1, most + 1))}
+        return [{"company": [c], "count": list(range(1, state.shares[me][c] + 1))}
+                for c in COMPANIES if state.prices[c] >= 1000 and state.shares[me][c] > 0]
     if kind in ("place", "remove_neutral"):
         options = turn.choices(state)
         greys = options.pop("remove_neutral", [])
         if kind == "remove_neutral":
-            return {"cell": greys} if greys else None
-        cells = sorted({c for cells in options.values() for c in cells}, key=_row_major)
-        return {"cell": cells, "company": list(options)} if cells else None
+            return [{"cell": _names(greys)}] if greys else []
+        return [{"cell": _names(cells), "company": [building]}
+                for building, cells in options.items()]
     if kind == "forced_sell":
-        debtor, owed, _ = state.debts[0]
-        short = owed - state.cash[debtor]
-        sellable = [c for c in COMPANIES if state.shares[debtor][c] > 0
-                    and market.forced_price(state.prices[c]) > 0]
-        most = max(min(state.shares[debtor][c], -(-short // market.forced_price(state.prices[c])))
-                   for c in sellable)
-        return {"player": [debtor], "company": sellable, "count": list(range(1, most + 1))}
-    return {}
+        debtor = state.debts[0][0]
+        return [{"player": [debtor], "company": [c], "count": list(range(1, n + 1))}
+                for c, n in market.forced_sellable(state).items()]
+    return [{}]
 
 
 # Boundary checks ----------------------------------------------------------------
@@ -331,19 +329,25 @@ def _count(action: Action) -> int:
     return count
 
 
-def _cell(state: SharkState, name: object) -> str:
+def _cell(state: SharkState, name: object) -> Cell:
+    """The cell an action names (``"C4"``, case and spaces forgiven), checked against the
+    board: the one place a cell name is read."""
     try:
-        cell = str(Cell.parse(name))
+        cell = Cell.parse(name)
     except ValueError as err:
         raise Malformed(str(err)) from None
     if cell not in state.board.areas:
-        raise Malformed(f"{cell} is not a cell of the {state.board.name} board")
-    return cell
+        width, height = len(state.board.rows[0]), len(state.board.rows)
+        if cell.col < width and cell.row < height:
+            raise Malformed(f"{cell} is not a cell of the {state.board.name} board: a gap "
+                            "(\".\" in its rows)")
+        raise Malformed(f"{cell} is not a cell of the {state.board.name} board (columns A "
+                        f"to {chr(ord('A') + width - 1)}, rows 1 to {height})")
+    return state.board.cell(cell)
 
 
-def _row_major(name: str) -> tuple[int, int]:
-    cell = Cell.parse(name)
-    return cell.row, cell.col
+def _names(cells: list[Cell]) -> list[str]:
+    return [str(c) for c in cells]
 
 
 def _waiting(state: SharkState) -> str:
@@ -372,7 +376,7 @@ def _pending(state: SharkState) -> dict[str, Any] | None:
         out["may_buy"] = BUY_LIMIT - state.bought
     if state.step == PLACE and state.roll:
         out["roll"] = {"company": state.roll[0], "area": state.roll[1]}
-        out["choices"] = turn.choices(state)
+        out["choices"] = {what: _names(cells) for what, cells in turn.choices(state).items()}
     if state.step == FORCED_SALE:
         _, owed, why = state.debts[0]
         out["owed"] = owed

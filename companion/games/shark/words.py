@@ -2,16 +2,19 @@
 
 ``PHRASES`` maps an action type to a function of (state before, action, state after)
 that says what happened after the player's name; :func:`describe` adds the name and
-what followed from it (bankruptcies, the end of the game). The payments of the action
-are in ``after.payments`` for a richer ledger.
+what followed from it (bankruptcies, the end of the game). :func:`payments` gives each
+payment of the action with the banker's reason, for the money ledger.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.engine import Action
+from companion.games.shark import chains
+from companion.games.shark.state import BLACK, COMPANIES
+from companion.grid import Cell
 from companion.words import listed, money, plural
 
 TIMES = "\u00d7"
@@ -48,7 +51,7 @@ def _roll(before: SharkState, action: Action, after: SharkState) -> str:
 
 
 def _place(before: SharkState, action: Action, after: SharkState) -> str:
-    cell = str(action.get("cell", "")).upper()
+    cell = Cell.parse(action.get("cell"))       # the rules accepted it
     building = after.buildings.get(cell) or action.get("company")
     text = f"built a {building} building at {cell}"
     news = [f"the takeover removes {plural(n - before.removed[c], f'{c} building')}"
@@ -61,7 +64,7 @@ def _place(before: SharkState, action: Action, after: SharkState) -> str:
 
 
 def _remove_neutral(before: SharkState, action: Action, after: SharkState) -> str:
-    return f"removed the grey building at {str(action.get('cell', '')).upper()}"
+    return f"removed the grey building at {Cell.parse(action.get('cell'))}"
 
 
 def _trade(verb: str) -> Callable[[SharkState, Action, SharkState], str]:
@@ -86,34 +89,43 @@ def _forced_sell(before: SharkState, action: Action, after: SharkState) -> str:
     return text
 
 
-def _moved(before: SharkState, after: SharkState, player: str, rising: bool) -> str:
-    """`` (2 blue shares times $1,000)`` (with a times sign): why a dividend or a loss is
-    what it is, when one company's price change explains it."""
-    changed = [(c, after.prices[c] - old) for c, old in before.prices.items()
-               if (after.prices[c] > old if rising else after.prices[c] < old)
-               and after.shares[player].get(c, 0) + before.shares[player].get(c, 0)]
-    if len(changed) != 1:
+def _times(before: SharkState, player: str, changes: list[tuple[str, int]]) -> str:
+    """`` (2 blue shares TIMES $1,000)``: why a dividend or a loss is what it is."""
+    if not changes:
         return ""
-    company, change = changed[0]
-    held = before.shares[player].get(company, 0)
-    return f" ({plural(held, f'{company} share')} {TIMES} {money(abs(change))})" if held else ""
+    each = (f"{plural(before.shares[player][c], c + ' share')} {TIMES} {money(abs(change))}"
+            for c, change in changes)
+    return f" ({listed(each)})"
+
+
+def _moved(before: SharkState, after: SharkState, player: str, rising: bool
+           ) -> list[tuple[str, int]]:
+    """The companies whose price rose (or fell) and of which ``player`` held shares
+    when the building was placed, in the bank's order, with the change."""
+    return [(c, after.prices[c] - before.prices[c]) for c in COMPANIES
+            if (after.prices[c] > before.prices[c] if rising else
+                after.prices[c] < before.prices[c]) and before.shares[player][c]]
 
 
 def banker(before: SharkState, action: Action, after: SharkState) -> str:
     """What the bank paid and was paid because of the action, beyond the action's own
     purchase or sale: dividends, losses (who pays whom), and a forced sale to come."""
     out = []
-    dividends = [p for p in after.payments if p.kind == "dividend"]
+    rises = {p: _moved(before, after, p, True) for p in before.players}
+    dividends = []
+    for p in after.payments:      # one a company a shareholder, in the bank's order
+        if p.kind == "dividend":
+            why = _times(before, p.player, rises[p.player][:1])
+            del rises[p.player][:1]
+            dividends.append(f"{p.player} a {money(p.amount)} dividend{why}")
     if dividends:
-        out.append("The bank pays " + listed(
-            f"{p.player} a {money(p.amount)} dividend{_moved(before, after, p.player, True)}"
-            for p in dividends) + ".")
+        out.append(f"The bank pays {listed(dividends)}.")
     seller = action.get("player") if action.get("type") == "forced_sell" else None
     losses = [p for p in after.payments if p.kind == "loss" and p.amount < 0
               and p.player != seller]      # the seller's own: "the loss is paid"
     for p in losses:
         out.append(f"{p.player} pays the bank {money(-p.amount)} for the loss"
-                   f"{_moved(before, after, p.player, False)}.")
+                   f"{_times(before, p.player, _moved(before, after, p.player, False))}.")
     if after.debtor and after.debts != before.debts:
         who, owed, _ = after.debts[0]
         out.append(f"{who} owes the bank {money(owed)} for the loss, is "
@@ -146,3 +158,95 @@ def describe(before: SharkState, action: Action, after: SharkState) -> str:
     if after.ended and not before.ended:
         text += f" The game is over: {after.ended.reason}."
     return text
+
+
+# The banker's reasons, one a payment ------------------------------------------------
+
+
+def _rose(company: str, old: int, new: int) -> str:
+    return f"{company}'s price {'rose' if new > old else 'fell'} from {money(old)} to {money(new)}"
+
+
+def _per_share(before: SharkState, after: SharkState, player: str, company: str) -> str:
+    """``"blue's price rose from $1,000 to $2,000: 4 shares TIMES $1,000"``."""
+    old, new = before.prices[company], after.prices[company]
+    held = before.shares[player][company]
+    return f"{_rose(company, old, new)}: {plural(held, 'share')} {TIMES} {money(abs(new - old))}"
+
+
+def _bonus_why(before: SharkState, action: Action, after: SharkState) -> str:
+    """Why the placer earns a bonus (the rulebook's three kinds, and the pioneer's)."""
+    cell = before.board.cell(Cell.parse(action.get("cell")))  # the rules accepted it
+    building = after.buildings.get(cell) or str(action.get("company"))  # may go unsaid
+    if building == BLACK:
+        top = max(COMPANIES, key=lambda c: before.prices[c])
+        return (f"bonus for the black building at {cell}: {top}'s "
+                f"{money(before.prices[top])}, the highest price on the board")
+    plan = chains.examine(before.buildings, before.board, cell, building)
+    _, _, raised = chains.place(before.buildings, plan)
+    what = "a lone building" if plan.lone else f"a chain of {len(plan.group)}"
+    if raised > before.prices[building]:
+        return (f"bonus for {what} at {cell}: {building}'s new price (up from "
+                f"{money(before.prices[building])})")
+    if after.pioneered and not before.pioneered:
+        area = before.board.describe(before.board.areas[cell])
+        return f"pioneer bonus: {cell} is the first {building} building in {area}"
+    return f"bonus for a lone building at {cell}"
+
+
+def _loss_why(before: SharkState, action: Action, after: SharkState, player: str,
+              amount: int) -> str:
+    """Why ``player`` pays the bank ``amount`` for a loss (or everything: bankrupt)."""
+    if action.get("type") == "place":
+        fell = _moved(before, after, player, False)
+        owed = sum(-change * before.shares[player][c] for c, change in fell)
+        why = "; ".join(_per_share(before, after, player, c) for c, _ in fell)
+    else:           # settled after a forced sale: the loss of the turn's building
+        owed = next((o for p, o, _ in before.debts if p == player), amount)
+        why = "the building placed this turn"
+    if player in after.bankrupt and player not in before.bankrupt:
+        return (f"bankrupt: the {money(owed)} loss ({why}) is more than {player}'s cash "
+                "and shares at the forced price, so all the cash goes to the bank and "
+                "every share back to the supply")
+    if action.get("type") == "place":
+        return f"loss, as {why}"
+    return f"the {money(owed)} loss of the building placed this turn, paid after the sale"
+
+
+def _sale_why(before: SharkState, action: Action, player: str, amount: int) -> str:
+    company = str(action.get("company"))
+    count = int(action.get("count", 0))
+    shares = plural(count, f"{company} share")
+    if action.get("type") == "forced_sell":
+        price = before.prices[company]
+        return (f"forced sale of {shares} at {money(amount // count if count else 0)} "
+                f"each: half of {money(price)}, rounded down to a whole $1,000")
+    verb = "bought" if action.get("type") == "buy" else "sold"
+    return f"{verb} {shares} at {money(before.prices[company])} each"
+
+
+def payments(before: SharkState, action: Action, after: SharkState) -> list[dict[str, Any]]:
+    """The money ``action`` moved, in the order the bank paid it: ``{"player", "kind",
+    "amount", "why"}`` each, ``why`` in the banker's words::
+
+        {"player": "Cid", "kind": "dividend", "amount": 4000,
+         "why": "dividend, as blue's price rose from $1,000 to $2,000: 4 shares TIMES $1,000"}
+
+    (``TIMES`` is the times sign.)
+    """
+    out = []
+    rises = {p: _moved(before, after, p, True) for p in before.players}
+    for p in after.payments:
+        if p.kind in ("purchase", "sale"):
+            why = _sale_why(before, action, p.player, p.amount)
+        elif p.kind == "bonus":
+            why = _bonus_why(before, action, after)
+        elif p.kind == "dividend" and rises[p.player]:
+            company, _ = rises[p.player].pop(0)
+            why = f"dividend, as {_per_share(before, after, p.player, company)}"
+        elif p.kind == "loss":
+            why = _loss_why(before, action, after, p.player, -p.amount)
+        else:
+            why = p.kind
+        out.append({"player": p.player, "kind": p.kind, "amount": p.amount, "why": why})
+    return out

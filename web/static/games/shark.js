@@ -52,18 +52,30 @@
     board.replaceChildren(grid);
   }
 
-  function tradePanel(h, ctx, v, kind) {
-    if (ctx.past()) return null;
-    const option = v.legal.find((l) => l.type === kind);
-    if (!option) return null;
+  // The engine lists a trade once per company, with the counts that company allows
+  // (what the cash, the turn's 5 and the bank's supply allow), and a placement once per
+  // building: one option per type here, its companies together and their counts kept.
+  function byType(legal) {
+    const out = {};
+    for (const l of legal) {
+      const o = out[l.type] || (out[l.type] = { type: l.type, player: l.player, choices: {}, counts: {} });
+      for (const [field, values] of Object.entries(l.choices || {})) {
+        o.choices[field] = [...new Set([...(o.choices[field] || []), ...values])];
+      }
+      const c = l.choices || {};
+      if (c.company && c.count) c.company.forEach((name) => { o.counts[name] = c.count; });
+    }
+    return out;
+  }
+
+  function tradePanel(h, ctx, v, option, kind) {
+    if (ctx.past() || !option) return null;
     const s = v.state;
     const cash = s.cash[option.player] || 0;
     const company = h("select", { "aria-label": `${kind} company`, id: `${kind}-company` },
       option.choices.company.map((c) => h("option", { value: c }, `${c} at ${money(s.prices[c])}`)));
     const count = h("select", { "aria-label": `${kind} count`, id: `${kind}-count` });
-    // A purchase is offered only up to what the player's cash pays for.
-    const counts = () => option.choices.count.filter((n) =>
-      kind !== "buy" || n * s.prices[company.value] <= cash);
+    const counts = () => option.counts[company.value] || [];
     const cost = h("span", { class: "muted" });
     const go = h("button", { type: "button", class: "primary", id: `${kind}-go`, onclick: (ev) =>
       ctx.act({ type: kind, company: company.value, count: Number(count.value) }, ev.currentTarget) },
@@ -111,15 +123,13 @@
 
   function forcedPanel(h, ctx, v, option) {
     const p = v.state.pending;
-    const held = v.state.shares[option.player];
     const company = h("select", { id: "forced-company", "aria-label": "company to sell" },
       option.choices.company.map((c) => h("option", { value: c },
         `${c} at ${money(p.forced_prices[c])}`)));
     const count = h("select", { id: "forced-count", "aria-label": "shares to sell" });
     const fill = () => {
-      const n = held[company.value] || 0;
-      count.replaceChildren(...Array.from({ length: n }, (_, i) =>
-        h("option", { value: i + 1 }, i + 1)));
+      count.replaceChildren(...(option.counts[company.value] || []).map((n) =>
+        h("option", { value: n }, n)));
     };
     company.addEventListener("change", fill);
     fill();
@@ -156,7 +166,7 @@
   function render(v, ctx, board, controls) {
     const { h } = ctx;
     const s = v.state;
-    const legal = Object.fromEntries(v.legal.map((l) => [l.type, l]));
+    const legal = byType(v.legal);
     const options = (s.pending && s.pending.choices) || {};
     const buildings = Object.keys(options).filter((k) => k !== "remove_neutral");
     if (!ctx.past()) {   // looking back keeps what was chosen for now
@@ -192,14 +202,16 @@
         "Remove a grey building") : null));
     }
     if (legal.roll) parts.push(dicePanel(h, ctx, v));
-    parts.push(tradePanel(h, ctx, v, "buy"), tradePanel(h, ctx, v, "sell"));
+    parts.push(tradePanel(h, ctx, v, legal.buy, "buy"), tradePanel(h, ctx, v, legal.sell, "sell"));
     if (legal.end_turn) {
       parts.push(h("button", { type: "button", class: "big primary", id: "end-turn",
         onclick: () => ctx.act({ type: "end_turn" }) }, "End the turn"));
     }
-    const paid = (s.payments || []).slice(-6).map((p) => h("li", {},
-      `${p.player}: ${p.amount >= 0 ? "+" : ""}${money(p.amount)} ${p.kind}`,
-      p.note ? ` (${p.note})` : ""));
+    // What the bank paid and was paid for the last move, with the banker's reasons.
+    const last = v.log && v.log.length ? v.log[v.log.length - 1] : null;
+    const paid = ((last && last.paid) || []).map((p) => h("li", {},
+      h("strong", {}, `${p.player} ${p.amount < 0 ? "pays" : "gets"} ${money(Math.abs(p.amount))}`),
+      `: ${p.why}`));
     if (paid.length) parts.push(h("ul", { class: "payments" }, paid));
     parts.push(h("h2", {}, "Stock index"), market(h, v));
     parts.push(h("h2", {}, "Cash and shares"), holdings(h, v));
@@ -217,7 +229,12 @@
   function ledgerBox(h, ctx, v) {
     const box = h("details", { class: "ledger", id: "ledger", open: ledgerOpen },
       h("summary", {}, "Money, player by player"));
-    box.addEventListener("toggle", () => { ledgerOpen = box.open; if (box.open) ctx.rerender(); });
+    // A box drawn open fires "toggle" too: only a change of the player's choice redraws.
+    box.addEventListener("toggle", () => {
+      if (box.open === ledgerOpen) return;
+      ledgerOpen = box.open;
+      if (box.open) ctx.rerender();
+    });
     if (!ledgerOpen) return box;
     if (!ledger || ledger.seq !== v.seq) {
       const seq = v.seq;
@@ -232,7 +249,7 @@
       let cash = start;
       const rows = ledger.rows.filter((r) => r.player === p).map((r) => {
         cash += r.amount;
-        return h("tr", {}, h("td", {}, `#${r.seq}`), h("td", {}, `${KIND_WORDS[r.kind] || r.kind}${r.note ? `: ${r.note}` : ""}`),
+        return h("tr", {}, h("td", {}, `#${r.seq}`), h("td", {}, r.why),
           h("td", { class: r.amount < 0 ? "out" : "in" }, `${r.amount < 0 ? "−" : "+"}${money(Math.abs(r.amount))}`),
           h("td", {}, money(cash)));
       });
@@ -243,8 +260,6 @@
     }
     return box;
   }
-  const KIND_WORDS = { bonus: "bonus", dividend: "dividend", loss: "loss", sale: "sold shares",
-    purchase: "bought shares" };
 
   // The end: each player's net worth, cash plus every share at its final price.
   function summary(v, ctx) {
