@@ -1,5 +1,6 @@
 """Dr. Shark in a real browser: moves, START/STOP, a search of each kind of area on
-screen, the dossier, and the final tally that ends the game."""
+screen, the dossier, the final tally that ends the game, and six spies in teams (the
+chart plots the teams)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ from tests.web.conftest import (
     TABLET,
     Server,
     api_get,
+    api_post,
     create_game,
     enter_pin,
     screenshot,
     wait_seq,
 )
 
+SIX = ["Ann", "Ben", "Cid", "Dan", "Eve", "Fay"]
 
 def draw_list(page: Any) -> Any:
     return page.locator("button.clue:not(.shark):not([disabled])")
@@ -160,3 +163,34 @@ def test_evidence_and_a_service(server: Server, new_browser: Any) -> None:
     assert view["scores"]["Ben"] == 8
     assert "Ben formed the watch evidence" in page.inner_text("#log")
     screenshot(page, "drshark-phone-service")
+
+
+def test_six_spies_play_in_teams_and_the_chart_plots_the_teams(
+        server: Server, new_browser: Any) -> None:
+    sid = api_post(server, "/api/games", {"game": "drshark", "players": SIX,
+                                          "options": {}})["id"]
+    teams = ["Ann+Dan", "Ben+Eve", "Cid+Fay"]
+    api_post(server, f"/api/games/{sid}/actions", {"action": {"type": "move",
+                                                              "space": "A-light"}})
+    api_post(server, f"/api/games/{sid}/actions", {"action": {"type": "tally", "dossiers": {
+        "Ann+Dan": {"evidence": {}, "clues": 3}, "Ben+Eve": {"evidence": {}, "clues": 1},
+        "Cid+Fay": {"evidence": {}, "clues": 0}}}})
+    view = api_get(server, f"/api/games/{sid}")
+    assert list(view["scores"]) == teams and view["scores"]["Ann+Dan"] == 3
+    for size, viewport in (("phone", PHONE), ("tablet", TABLET)):
+        page = new_browser(viewport, has_touch=True, is_mobile=size == "phone").new_page()
+        page.goto(f"{server.url}/games/{sid}")
+        page.wait_for_selector("#chart polyline")
+        lines = page.locator("#chart polyline")
+        assert [lines.nth(i).get_attribute("data-line") for i in range(lines.count())] == teams
+        assert [t.strip() for t in page.locator("#chart .legend .key").all_inner_texts()] == [
+            "Team Ann & Dan", "Team Ben & Eve", "Team Cid & Fay"]
+        # Each team's line ends at its score: the highest for Ann and Dan's 3.
+        ends = [float(lines.nth(i).get_attribute("points").split()[-1].split(",")[1])
+                for i in range(3)]
+        assert ends[0] < ends[1] < ends[2]
+        assert page.locator("#chart text.tick").first.text_content() == "3"
+        assert page.inner_text("#turn") == "Game over: Team Ann & Dan wins"
+        assert page.locator("#summary .ranking li").first.inner_text() == \
+            "Team Ann & Dan: 3 points"
+        screenshot(page, f"drshark-{size}-team-chart")

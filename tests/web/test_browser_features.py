@@ -55,10 +55,41 @@ def test_one_fetch_per_open_and_a_chosen_card_survives_a_refresh(
         page.wait_for_selector(".sh-card.chosen", state="detached")
 
 
+CUES = """
+window.cues = [];
+(() => {
+  const vibrate = Navigator.prototype.vibrate;
+  Object.defineProperty(Navigator.prototype, "vibrate", { configurable: true,
+    value: function (pattern) {
+      const taken = vibrate.call(this, pattern);
+      window.cues.push(["buzz", JSON.stringify(pattern), taken]);
+      return taken;
+    } });
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...args) {
+    window.cues.push(["beep", this.frequency.value, this.context.state]);
+    return start.apply(this, args);
+  };
+  const Context = window.AudioContext;
+  window.AudioContext = function (...args) {
+    window.cues.push(["sound context"]);
+    return new Context(...args);
+  };
+})();
+"""
+"""What a player feels and hears, spied in the page: every ``navigator.vibrate`` call
+(with the browser's answer), every tone started (with its pitch and whether its sound
+context is running, i.e. audible) and every sound context made."""
+
+
 def test_i_am_ben(server: Server, new_browser: Any) -> None:
     sid = api_post(server, "/api/games", {"game": "poodivers", "players": ["Ann", "Ben"],
                                           "options": {}})["id"]
-    phone, _ = open_counting(new_browser, PHONE, f"{server.url}/games/{sid}", sid)
+    context = new_browser(PHONE, has_touch=True, is_mobile=True)
+    context.add_init_script(CUES)
+    phone = context.new_page()
+    phone.goto(f"{server.url}/games/{sid}")
+    phone.wait_for_selector("#live.on")
     enter_pin(phone)
     phone.select_option("#me", "Ben")
     phone.reload()
@@ -71,11 +102,25 @@ def test_i_am_ben(server: Server, new_browser: Any) -> None:
     phone.tap('button[data-face="object"]')
     wait_seq(phone, 1)
     assert api_get(server, f"/api/games/{sid}")["log"][0]["who"] == "Ann"
-    assert phone.evaluate("window.lastTurnAlert || 0") == 0
+    assert phone.evaluate("window.cues") == [["sound context"]]   # made on the tap: no cue
     tablet, _ = open_counting(new_browser, TABLET, f"{server.url}/games/{sid}", sid)
     api_post(server, f"/api/games/{sid}/actions", {"action": {"type": "bank"}})
     phone.wait_for_selector("#turn.mine:has-text('Your turn, Ben')")
-    assert phone.evaluate("window.lastTurnAlert") > 0   # the buzz and the beep
+    # Ben's turn: a buzz the phone took and an audible beep, once.
+    phone.wait_for_function("window.cues.length >= 3")
+    assert phone.evaluate("window.cues") == [
+        ["sound context"], ["buzz", "[120,60,120]", True], ["beep", 880, "running"]]
+    phone.tap('button.pd-cell[data-cell="D4"]')           # Ben plays on: no new cue
+    phone.tap('button[data-face="object"]')
+    wait_seq(phone, 3)
+    api_post(server, f"/api/games/{sid}/actions", {"action": {"type": "bank"}})
+    phone.wait_for_selector("#turn:not(.mine):has-text('Ann to play')")
+    for action in ({"type": "flip", "cell": "E5", "face": "object"}, {"type": "bank"}):
+        api_post(server, f"/api/games/{sid}/actions", {"action": action})
+    phone.wait_for_selector("#turn.mine")                 # Ben's again: the same context
+    phone.wait_for_function("window.cues.length >= 5")
+    assert phone.evaluate("window.cues")[3:] == [["buzz", "[120,60,120]", True],
+                                                 ["beep", 880, "running"]]
     assert "Ben to play" in tablet.inner_text("#turn")  # a phone nobody named
     assert "mine" not in (tablet.get_attribute("#turn", "class") or "")
     screenshot(phone, "features-phone-i-am-ben")

@@ -1,7 +1,9 @@
 """Play that the pages got wrong, each checked in chromium at a phone (390 x 844, touch)
 and a tablet (1280 x 800, touch): a Shoal hand card taken by a tap anywhere on it, the
-start page as wide as the phone, Babanipoulos' two clues, what each turn needs on one
-tablet screen, and a digital peek shown to the peeking phone only."""
+start page as wide as the phone, Babanipoulos' two clues (in the service panel and in the
+form of every legal move, whose "take" follows "from" and which stays as wide as the
+phone), what each turn needs on one tablet screen, and a digital peek shown to the
+peeking phone only."""
 
 from __future__ import annotations
 
@@ -137,27 +139,40 @@ def test_babanipoulos_takes_one_and_gives_two(server: Server, new_browser: Any) 
         assert dossiers["Cid"]["clues"] == ["map-1a"]
         assert sorted(dossiers["Ann"]["clues"]) == ["key-1a", "key-1b"]
 
-    # The generic form of every legal move gives two clues as well.
-    sid = babanipoulos_waits(server)
-    seq = api_get(server, f"/api/games/{sid}")["seq"]
-    page = touch_page(new_browser, "phone")
-    page.goto(f"{server.url}/games/{sid}")
-    enter_pin(page)
-    page.click("#all-moves summary")
-    form = page.locator('form.legal[data-type="service"]')
-    form.locator('select[data-field="from"]').select_option('"Ben"')
-    form.locator('select[data-field="take"]').select_option('"map-1b"')
-    for clue in ("key-1a", "key-1b"):     # ticked from the keyboard: the pinned status
-        box = form.locator(f'fieldset[data-field="give"] input[value=\'"{clue}"\']')
-        box.focus()                        # bar may cover a box scrolled to the top
-        page.keyboard.press("Space")
-        assert box.is_checked()
-    form.locator("button[type=submit]").focus()
-    page.keyboard.press("Enter")
-    wait_seq(page, seq + 1)
-    dossiers = api_get(server, f"/api/games/{sid}")["state"]["dossiers"]
-    assert dossiers["Cid"]["clues"] == ["map-1b"]
-    assert sorted(dossiers["Ben"]["clues"]) == ["key-1a", "key-1b"]
+
+
+def test_every_move_form_takes_only_from_the_dossier_named_and_is_tapped(
+        server: Server, new_browser: Any) -> None:
+    # The generic form of every legal move: "take" follows "from", Babanipoulos' two
+    # clues are ticked, and the form is sent, all by a finger on the screen.
+    for size in DEVICES:
+        sid = babanipoulos_waits(server)
+        seq = api_get(server, f"/api/games/{sid}")["seq"]
+        page = touch_page(new_browser, size)
+        page.goto(f"{server.url}/games/{sid}")
+        enter_pin(page)
+        tap_at(page, "#all-moves summary")
+        form = 'form.legal[data-type="service"]'
+        page.wait_for_selector(form)
+        takes = f'{form} select[data-field="take"] option'
+        values = "os => os.map(o => JSON.parse(o.value))"
+        assert page.input_value(f'{form} select[data-field="from"]') == '"Ann"'
+        assert page.eval_on_selector_all(takes, values) == ["map-1a"]
+        page.select_option(f'{form} select[data-field="from"]', '"Ben"')
+        assert page.eval_on_selector_all(takes, values) == ["map-1b"]
+        # As wide as the screen with the form open (the tally's long choice once made a
+        # phone's page 1008 px wide, and taps then landed on other sections).
+        assert page.evaluate("document.documentElement.scrollWidth") <= DEVICES[size]["width"]
+        for clue in ("key-1a", "key-1b"):
+            box = f'{form} fieldset[data-field="give"] input[value=\'"{clue}"\']'
+            page.tap(box, timeout=3000)      # fails when anything else would get the tap
+            assert page.is_checked(box), f"{size}: the tap on {clue} did not reach its box"
+        screenshot(page, f"taps-drshark-{size}-every-move")
+        page.tap(f"{form} button[type=submit]", timeout=3000)
+        wait_seq(page, seq + 1)
+        dossiers = api_get(server, f"/api/games/{sid}")["state"]["dossiers"]
+        assert dossiers["Cid"]["clues"] == ["map-1b"]
+        assert sorted(dossiers["Ben"]["clues"]) == ["key-1a", "key-1b"]
 
 
 def on_screen(page: Any, selector: str) -> bool:

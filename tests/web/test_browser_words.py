@@ -1,14 +1,25 @@
 """Totals explained and table words on the pages, in chromium at a phone (touch) and a
 tablet: Shoal's breakdown with what each goal counted, Dr. Shark's clue picker by look
 (copies grouped, "passport round" filtering by shape and colour at once), area D after
-the clapper, the final tally by token values confirmed before it ends the game, and an
-error shown next to the control that was tapped."""
+the clapper, the final tally by token values confirmed before it ends the game, an
+error shown next to the control that was tapped, and the log's move numbers whole and
+beside their move's first line."""
 
 from __future__ import annotations
 
+import random
 import re
+from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
+
+from companion import games as GAMES
+from companion.engine import IllegalAction
+from companion.store import Store
+from companion.table import Table
+from tests.support.driver import choose
 from tests.web.conftest import PHONE, TABLET, Server, api_get, api_post, enter_pin, screenshot
 
 
@@ -137,3 +148,59 @@ def test_an_error_shows_next_to_the_control_tapped(server: Server, new_browser: 
         box, button = error.bounding_box(), page.locator("form.custom button").bounding_box()
         assert 0 <= box["y"] - (button["y"] + button["height"]) < 80   # right below it
         screenshot(page, f"words-error-{'phone' if size is PHONE else 'tablet'}")
+
+
+def test_log_numbers_are_whole_and_by_the_first_line_of_their_move(
+        tmp_path: Path, new_browser: Any) -> None:
+    # A long Shark game (trading back and forth), stored before the server starts: the
+    # log's numbers are 3 digits wide and the moves wrap on a phone.
+    store = Store(tmp_path / "companion.db")
+    table = Table(store)
+    session = table.create("shark", ["Ann", "Ben", "Cid"], {"starting_cash": 20000})
+    rnd = random.Random(2)
+    shark = GAMES.get("shark")
+    while session.seq < 400 and not shark.is_over(session.state):
+        action = choose([o.to_json() for o in shark.legal(session.state)], rnd,
+                        weights={"buy": 40, "sell": 40, "end_turn": 0.1})
+        try:
+            session = table.play(session.id, action or {"type": "end_turn"})
+        except IllegalAction:
+            continue
+    store.close()
+    assert session.seq >= 100
+    server = Server(tmp_path)
+    try:
+        for size, viewport in (("phone", PHONE), ("tablet", TABLET)):
+            page = page_at(new_browser, viewport, f"{server.url}/games/{session.id}")
+            page.wait_for_selector(f'#log li[value="{session.seq}"]')
+            log = page.locator("#log")
+            padding = float(log.evaluate("el => parseFloat(getComputedStyle(el).paddingLeft)"))
+            widest = log.evaluate("""el => {
+              const li = el.querySelector("li");
+              const pen = document.createElement("canvas").getContext("2d");
+              pen.font = getComputedStyle(li).font;
+              return pen.measureText("9999. ").width; }""")
+            # Room for a number of 4 digits, as the longest games reach.
+            assert widest <= padding, f"{size}: {widest:.1f} px of number, {padding} px room"
+            # On the screen: the number of a move that wraps is drawn whole, inside the
+            # log, beside the move's first line.
+            wrapped = next(li for li in log.locator("li").all()[:40]
+                           if li.bounding_box()["height"] > 40)
+            wrapped.scroll_into_view_if_needed()
+            line = wrapped.bounding_box()
+            left = log.bounding_box()["x"]
+            shot = page.screenshot(clip={"x": left, "y": line["y"], "width": line["x"] - left,
+                                         "height": line["height"]})
+            grey = cv2.imdecode(np.frombuffer(shot, np.uint8), cv2.IMREAD_GRAYSCALE)
+            assert grey is not None
+            ink = np.argwhere(grey < 128)
+            assert len(ink), f"{size}: no number beside the move"
+            assert ink[:, 1].min() >= 2, f"{size}: the number touches the log's edge (cut)"
+            first_line = float(wrapped.evaluate("el => parseFloat(getComputedStyle(el)"
+                                                ".lineHeight) || 1.4 * parseFloat("
+                                                "getComputedStyle(el).fontSize)"))
+            assert ink[:, 0].max() <= first_line + 4, \
+                f"{size}: the number is {ink[:, 0].max()} px down a {line['height']} px move"
+            screenshot(page, f"words-{size}-log-numbers")
+    finally:
+        server.stop()

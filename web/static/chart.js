@@ -1,4 +1,5 @@
-// The score-over-time chart, drawn as SVG: one line per player, one point per action.
+// The score-over-time chart, drawn as SVG: one line per player (or team), one point per
+// action.
 "use strict";
 window.Chart = (function () {
   const { h } = window.TC;
@@ -10,6 +11,8 @@ window.Chart = (function () {
   // made wide enough for the longest label, so no number is ever cut.
   function draw(into, players, timeline, colours, format) {
     const colour = (p, i) => (colours && colours[p]) || COLOURS[i % COLOURS.length];
+    // Teams share a score ("Ann+Dan"): one line each, named as the scoreboard names it.
+    const named = (p) => (p.includes("+") ? `Team ${p.split("+").join(" & ")}` : p);
     const fmt = format || ((n) => Number(n).toLocaleString("en-US"));
     const n = Math.max(1, timeline.length - 1);
     let top = 1;
@@ -33,11 +36,11 @@ window.Chart = (function () {
     players.forEach((p, i) => {
       const points = timeline.map((row, j) => `${x(j).toFixed(1)},${y(row[p] || 0).toFixed(1)}`);
       svg.append(h("polyline", { points: points.join(" "), fill: "none",
-        stroke: colour(p, i), "stroke-width": 2.5 }, h("title", {}, p)));
+        stroke: colour(p, i), "stroke-width": 2.5, "data-line": p }, h("title", {}, named(p))));
     });
     const legend = h("div", { class: "legend" }, players.map((p, i) =>
       h("span", { class: "key" }, h("svg", { viewBox: "0 0 10 10", width: 12, height: 12 },
-        h("rect", { width: 10, height: 10, fill: colour(p, i) })), ` ${p}`)));
+        h("rect", { width: 10, height: 10, fill: colour(p, i) })), ` ${named(p)}`)));
     into.replaceChildren(svg, legend);
   }
   return { draw, COLOURS };

@@ -172,10 +172,13 @@ window.GamePage = (function () {
     load().catch(() => {});
   });
 
+  // A team ("Ann+Dan", where teams share a dossier) as the scoreboard names it.
+  const named = (p) => (p.includes("+") ? `Team ${p.split("+").join(" & ")}` : p);
+
   function who(v) {
     if (v.closed) return `This game was ${v.closed}: it can be looked at, not played`;
     if (v.over) {
-      const w = v.winners.length ? v.winners.join(" and ") : "nobody";
+      const w = v.winners.length ? v.winners.map(named).join(" and ") : "nobody";
       return `Game over: ${w} ${v.winners.length > 1 ? "share the win" : "wins"}`;
     }
     return isMine(v) ? `Your turn, ${me}${v.current !== me ? ` (${v.current})` : ""}` : `${v.current} to play`;
@@ -197,9 +200,21 @@ window.GamePage = (function () {
   }
   function isMine(v) { return mineIn(v, me); }
 
+  // One sound context for the page (browsers cap how many a page may open), made on the
+  // first tap: a context made without one stays silent on phones.
+  let audio = null;
+  function sound() {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!audio && Context) audio = new Context();
+    if (audio && audio.state === "suspended") audio.resume().catch(() => {});
+    return audio;
+  }
+  document.addEventListener("pointerdown", () => { if (me && !audio) sound(); }, true);
+
   function beep() {
     try {
-      const audio = new (window.AudioContext || window.webkitAudioContext)();
+      const audio = sound();
+      if (!audio) return;
       const osc = audio.createOscillator();
       const gain = audio.createGain();
       osc.frequency.value = 880;
@@ -216,7 +231,6 @@ window.GamePage = (function () {
     if (mine && wasMine === false) {
       if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
       beep();
-      window.lastTurnAlert = Date.now();
     }
     wasMine = mine;
   }
@@ -255,7 +269,7 @@ window.GamePage = (function () {
       class: [holds(p, v.current) ? "current" : "", v.winners.includes(p) ? "winner" : "",
         p.includes("+") ? "team" : ""].join(" "), "data-score": p,
     }, h("th", { scope: "row" }, v.winners.includes(p) ? "★ " : "",
-      p.includes("+") ? `Team ${p.split("+").join(" & ")}` : p,
+      named(p),
       p.includes("+") && holds(p, v.current) ? h("span", { class: "muted" }, ` · ${v.current}'s turn`) : null),
     h("td", {}, score(s))));
     table.replaceChildren(...rows);
@@ -279,7 +293,7 @@ window.GamePage = (function () {
       h("h2", {}, who(v)),
       reason ? h("p", {}, `The game ended: ${reason}.`) : null,
       h("ol", { class: "ranking" }, ranked.map(([p, s]) =>
-        h("li", { class: v.winners.includes(p) ? "winner" : "" }, `${p}: ${score(s)}`))),
+        h("li", { class: v.winners.includes(p) ? "winner" : "" }, `${named(p)}: ${score(s)}`))),
       (window.GAMES[name] || {}).summary ? window.GAMES[name].summary(v, ctx) : null,
       h("p", {}, `${v.seq} action${v.seq === 1 ? "" : "s"}. `, h("a", { href: "/" }, "Start a new game")),
     ].filter((x) => x));
@@ -309,6 +323,24 @@ window.GamePage = (function () {
         option.player ? h("span", { class: "muted" }, ` (${option.player})`) : null,
         fields,
         h("button", { type: "submit", class: "primary" }, "Do it"));
+      // A game may narrow a field by what the others say (Dr. Shark's service: "take"
+      // lists only the clues of the dossier "from" names): game.narrow(v, option, picked).
+      const narrow = (window.GAMES[name] || {}).narrow;
+      const refill = () => {
+        const picked = {};
+        for (const sel of form.querySelectorAll("select")) {
+          picked[sel.dataset.field] = sel.value ? JSON.parse(sel.value) : null;
+        }
+        const allowed = narrow(v, option, picked) || {};
+        for (const sel of form.querySelectorAll("select")) {
+          const values = allowed[sel.dataset.field];
+          if (!values) continue;
+          const keep = sel.value;
+          sel.replaceChildren(...values.map((val) => h("option", { value: JSON.stringify(val),
+            selected: JSON.stringify(val) === keep }, choiceLabel(val))));
+        }
+      };
+      if (narrow) { form.addEventListener("change", refill); refill(); }
       form.addEventListener("submit", (ev) => {
         ev.preventDefault();
         const action = { type: option.type };
@@ -417,7 +449,7 @@ window.GamePage = (function () {
     document.getElementById("all-moves").addEventListener("toggle", () => view && render());
     document.getElementById("me").addEventListener("change", (ev) => {
       me = ev.target.value;
-      if (me) localStorage.setItem(ME_KEY, me); else localStorage.removeItem(ME_KEY);
+      if (me) { localStorage.setItem(ME_KEY, me); sound(); } else localStorage.removeItem(ME_KEY);
       wasMine = null;
       render();
     });

@@ -264,9 +264,8 @@
     const take = h("select", { id: "service-take", "aria-label": "take" });
     const fillTake = () => {
       serviceFrom = from.value;
-      const theirs = new Set((s.dossiers[from.value] || { clues: [] }).clues);
-      take.replaceChildren(...opt.take.filter((c) => theirs.has(c))
-        .map((c) => h("option", { value: c }, clueLabel(v, c))));
+      take.replaceChildren(...narrow(v, { type: "service", choices: opt }, { from: from.value })
+        .take.map((c) => h("option", { value: c }, clueLabel(v, c))));
     };
     from.addEventListener("change", fillTake);
     fillTake();
@@ -291,6 +290,14 @@
           if (opt.give) action.give = [...giving];
           ctx.act(action, ev.currentTarget);
         } }, "Use the service"));
+  }
+
+  // A service takes from the dossier "from" names: "take" offers only its clues (the
+  // service panel and the generic form of every legal move).
+  function narrow(v, option, picked) {
+    if (option.type !== "service" || picked.from == null) return {};
+    const theirs = new Set((v.state.dossiers[picked.from] || { clues: [] }).clues);
+    return { take: option.choices.take.filter((c) => theirs.has(c)) };
   }
 
   // For each part of the evidence, the first clue of the dossier that completes it.
@@ -417,6 +424,7 @@
       if (!started) { started = true; first(ctx); }
     },
     timer: onTimer,
+    narrow,
     picks: () => ({ picked: [...picked], filter, giving: [...giving], serviceFrom }),
   };
 })();
