@@ -84,3 +84,16 @@ def paid(state: SharkState, kind: str | None = None) -> list[tuple[str, str, int
     """The last action's payments as (player, kind, amount)."""
     return [(p.player, p.kind, p.amount) for p in state.payments
             if kind is None or p.kind == kind]
+
+
+def forced(player: str, company: str, count: int) -> dict:
+    return {"type": "forced_sell", "player": player, "company": company, "count": count}
+
+
+def forced_sale_position() -> SharkState:
+    """Ann's red chain of 5 takes over a green chain of 3; Ben owes 2 x 3000 = 6000 and
+    only has the red dividend (3 x 1000) in cash: he must sell red at $2000."""
+    state = drawn(started(stocks=["red", "green", "red"]), "rrrr.ggg", at="A6")
+    state = holding(state, "Ben", cash=0, green=2, red=3)
+    state = holding(state, "Cid", cash=9000, green=1)
+    return build(state, "E6", "red")

@@ -10,6 +10,8 @@ from companion.games.shark.market import forced_price
 from tests.games.shark.position import (
     build,
     drawn,
+    forced,
+    forced_sale_position,
     holding,
     paid,
     place,
@@ -27,10 +29,6 @@ def buy(company: str, count: int) -> dict:
 
 def sell(company: str, count: int) -> dict:
     return {"type": "sell", "company": company, "count": count}
-
-
-def forced(player: str, company: str, count: int) -> dict:
-    return {"type": "forced_sell", "player": player, "company": company, "count": count}
 
 
 def market() -> SharkState:
@@ -162,15 +160,6 @@ def test_a_loss_names_the_companies_the_prices_and_the_shares() -> None:
                                                (15000, 7000), (2000, 1000), (0, 0)])
 def test_forced_sale_price_is_half_rounded_down_to_1000(price: int, forced: int) -> None:
     assert forced_price(price) == forced
-
-
-def forced_sale_position() -> SharkState:
-    """Ann's red chain of 5 takes over a green chain of 3; Ben owes 2 x 3000 = 6000 and
-    only has the red dividend (3 x 1000) in cash: he must sell red at $2000."""
-    state = drawn(started(stocks=["red", "green", "red"]), "rrrr.ggg", at="A6")
-    state = holding(state, "Ben", cash=0, green=2, red=3)
-    state = holding(state, "Cid", cash=9000, green=1)
-    return build(state, "E6", "red")
 
 
 def test_forced_sale_is_a_pending_decision_of_the_debtor() -> None:

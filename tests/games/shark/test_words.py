@@ -15,8 +15,7 @@ from companion.engine import IllegalAction
 from companion.games.shark import GAME, words
 from companion.grid import Cell
 from companion.words import money
-from tests.games.shark.position import build, drawn, holding, started
-from tests.games.shark.test_market import forced, forced_sale_position
+from tests.games.shark.position import build, drawn, forced, forced_sale_position, holding, started
 
 FORCED = re.compile(r"^(\w+) sold (\d+) (red|blue|green|yellow) at \$[\d,]+ to cover a "
                     r"\$[\d,]+ loss")
