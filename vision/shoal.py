@@ -6,18 +6,21 @@ the top down, by card, not by pixel colour:
 
 1. Find the mat (:mod:`vision.mat`) and, in it, the card that matches one of the deck's
    card images best as a whole (mean-removed normalised correlation of the whole card,
-   ``cv2.matchTemplate`` over the mat at 2 mm a pixel): the top card. It fixes the
+   ``cv2.matchTemplate`` over the mat at 2 mm a pixel, in grey): the top card. It fixes the
    section lattice, since every card lies a whole number of sections from it.
 2. Correlate every lattice cell with every section of every card image (one matrix
    product, :func:`vision.matching.correlations`: gain, offset and tilt of the light
-   removed per channel, clipped pixels left out, a few millimetres of slack).
+   removed per channel, clipped pixels left out, a few millimetres of slack). A plain
+   section and the bare mat differ in colour, not pattern: cells are also compared by
+   colour with the bare mat around them and with the sections (:func:`mat_coloured`).
 3. Peel: of every card image at every lattice place, the one whose sections not yet
    explained correlate best is the next card down; its visible sections are read off
    the card. Peeling stops when the best is nearer what the bare mat scores than what
    the top card scores (both measured in this photo): the rest is bare mat.
 
-No pixel is called card or mat by its colour, so the mat's paper, its texture and the
-light's colour do not matter; what a card looks like comes only from the deck's images.
+No pixel is called card or mat by a colour fixed in advance: the mat's paper and the
+light's colour are measured in each photo, and what a card looks like comes only from
+the deck's images.
 Confidences come from each cell's correlations with every section and the photo's own
 spread of true and wrong matches (:mod:`vision.calibration`). Build a
 :class:`ShoalReader` once per deck and mat and read many photos with it.
@@ -80,7 +83,8 @@ class ShoalReader:
         img = images.load(path).astype(np.float32)
         s = SEARCH_PX_PER_MM
         w, h = self.card_mm
-        small = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+        small = cv2.resize(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (round(w * s), round(h * s)),
+                           interpolation=cv2.INTER_AREA)
         i = round(CARD_INSET_MM * s)
         return np.ascontiguousarray(small[i:small.shape[0] - i, i:small.shape[1] - i])
 
@@ -92,11 +96,12 @@ class ShoalReader:
         reading.ms = round((time.perf_counter() - start) * 1000)
         return reading
 
-    def top_card(self, rectified: np.ndarray) -> tuple[float, float, float]:
-        """Where the best whole card lies (top-left, mm in the rectified image) and how
-        well it correlates (0..1)."""
+    def top_card(self, rectified: np.ndarray) -> tuple[float, float]:
+        """Where the whole card that correlates best lies (top-left, mm in the rectified
+        image; in grey: only its place is wanted, and one channel is a third of the work)."""
         s = SEARCH_PX_PER_MM
-        small = cv2.resize(rectified, None, fx=s / PX_PER_MM, fy=s / PX_PER_MM,
+        grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
+        small = cv2.resize(grey, None, fx=s / PX_PER_MM, fy=s / PX_PER_MM,
                            interpolation=cv2.INTER_AREA)
         small = cv2.GaussianBlur(small, (0, 0), 0.5)
         th, tw = self.whole[0].shape[:2]
@@ -113,13 +118,13 @@ class ShoalReader:
             ya, yb = round((y0 - oy - ch + inset) * s), round((y1 - oy - inset) * s)
             best[max(0, ya):max(0, yb), max(0, xa):max(0, xb)] = -1.0
         y, x = np.unravel_index(int(best.argmax()), best.shape)
-        return x / s - inset, y / s - inset, float(best[y, x])
+        return x / s - inset, y / s - inset
 
     def _read(self, photo: np.ndarray) -> Reading:
         view = detect(self.mat, photo)
         rectified = view.rectified.astype(np.float32)
         rectified /= 255.0  # paper white about 1, as the templates are
-        x_top, y_top, top_score = self.top_card(rectified)
+        x_top, y_top = self.top_card(rectified)
         sw, sh = self.deck.section_mm
         origin = (x_top % sw, y_top % sh)
         cells = self._cells(rectified.shape[:2], origin)
@@ -132,6 +137,11 @@ class ShoalReader:
         corners = np.array([(origin[0] + i * sw, origin[1] + j * sh) for i, j in cells])
         ncc, shift = matching.correlations(small, known, corners, self.templates)
         sections = ncc[:, 1:]  # the bare mat's zero template has no correlation
+        # what a card scores in this photo: the top card's sections
+        i0, j0 = round((x_top - origin[0]) / sw), round((y_top - origin[1]) / sh)
+        index = {c: k for k, c in enumerate(cells)}
+        top = [index[(i0 + dx, j0 + dy)] for dx, dy in QUADRANTS if (i0 + dx, j0 + dy) in index]
+        top_score = float(np.mean(sections[top].max(1))) if top else float(sections.max())
         # the cells' best correlations fall in two groups, the bare mat's and the cards'
         split, bare = two_groups(sections.max(1))
         means = matching.sample(small, corners + shift, self.templates.box_mm,
@@ -143,7 +153,6 @@ class ShoalReader:
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")
-        index = {c: k for k, c in enumerate(cells)}
         order = sorted(found, key=lambda c: (c[1], c[0]))
         dist = 1.0 - sections[[index[c] for c in order]]
         density = calibration.photo_density(dist, self.margins.worn)
