@@ -11,7 +11,9 @@ wrong, missed or made up, over true cells), exact layouts and refusals, with ms 
 (JPEG decode plus reading; p50, p95). The Blender set (``tests/vision/blender``) is read
 the same way. Then it times ``companion vision read`` as a whole process (start-up, file
 loading, reading, JSON out) on ``--cli`` photos, one process at a time and two at once.
-Prints one JSON object. Scene rendering is not timed.
+It tallies how often cells are right at each confidence (``calibration``: a cell read at
+0.9 should be right about 9 times in 10). Prints one JSON object. Scene rendering is not
+timed.
 """
 
 # ruff: noqa: E402  (BLAS must be told "one thread" before numpy is imported)
@@ -23,6 +25,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import argparse
+import itertools
 import json
 import platform
 import subprocess
@@ -61,23 +64,46 @@ def _stats(times: list[float]) -> dict[str, float]:
             "ms_max": round(max(times), 1)}
 
 
+BINS = (0.0, 0.5, 0.9, 0.99, 1.01)
+"""Confidence bins of the calibration tally: a cell read at 0.9 should be right about
+9 times in 10."""
+
+
+def calibration(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per confidence bin: cells read there and the share of them read right."""
+    out = []
+    for k, (lo, hi) in enumerate(itertools.pairwise(BINS)):
+        n = sum(p["calibration"][k][0] for p in parts)
+        right = sum(p["calibration"][k][1] for p in parts)
+        out.append({"confidence": f"{lo:g}-{min(hi, 1.0):g}", "cells": n,
+                    "right": round(right / n, 3) if n else None})
+    return out
+
+
 def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]]) -> dict[str, Any]:
     """Read each (photo, truth, reader) from a JPEG as a phone sends it."""
     wrong = cells = exact = refused = photos = 0
     times: list[float] = []
+    bins = [[0, 0] for _ in BINS[1:]]
     for photo, truth, read in cases:
         _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
         start = time.perf_counter()
         try:
-            got = read(cv2.imdecode(jpeg, cv2.IMREAD_COLOR)).cells
+            reading = read(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+            got = reading.cells
         except VisionError:
             got, refused = {}, refused + 1
+        else:
+            for cell, value in got.items():
+                k = int(np.searchsorted(BINS, reading.confidence[cell], side="right")) - 1
+                bins[min(k, len(bins) - 1)][0] += 1
+                bins[min(k, len(bins) - 1)][1] += truth.get(cell) == value
         times.append((time.perf_counter() - start) * 1000)
         e = errors(truth, got)
         wrong, cells, exact, photos = wrong + e, cells + len(truth), exact + (e == 0), photos + 1
     return {"photos": photos, "cells": cells, "wrong": wrong,
             "per_cell_error": round(wrong / max(cells, 1), 5), "layouts_exact": exact,
-            "refused": refused, **_stats(times)}
+            "refused": refused, **_stats(times), "calibration": bins}
 
 
 def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -87,6 +113,8 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     out["per_cell_error"] = round(out["wrong"] / max(out["cells"], 1), 5)
     for k in ("ms_p50", "ms_p95", "ms_max"):
         out[k] = max(p[k] for p in parts)
+    out["calibration"] = [[sum(p["calibration"][k][i] for p in parts) for i in (0, 1)]
+                          for k in range(len(BINS) - 1)]
     return out
 
 
@@ -180,9 +208,13 @@ def main() -> None:
                         for game, tiers in by_tier.items()}
         out["all_synthetic"] = {game: merge([r for parts in tiers.values() for r in parts])
                                 for game, tiers in by_tier.items()}
+        out["calibration"] = {game: calibration([r for parts in tiers.values() for r in parts])
+                              for game, tiers in by_tier.items()}
         if (BLENDER / "truth.json").is_file():
             out["blender"] = {game: measure(blender_cases(game))
                               for game in ("shoal", "poodivers")}
+            out["calibration_blender"] = {game: calibration([r])
+                                          for game, r in out["blender"].items()}
         if args.cli:
             table = tables.get("offwhite") or next(iter(tables.values()))
             out["cli"] = {"style": table.style.name, **cli_timing(table, Path(tmp), args.cli)}
