@@ -466,6 +466,36 @@ def shoal_templates(deck: Deck) -> Templates:
     return _cached("shoal", deck_file, images, box, SECTION_INSET_MM, build)
 
 
+def whole_cards(deck: Deck, px_per_mm: float, inset_mm: float) -> np.ndarray:
+    """Every card picture of a deck whole, in grey, at ``px_per_mm``, less ``inset_mm``
+    of each edge (N x h x w float32, 0..255), cached on disk as the templates are."""
+    cards = list(deck.cards.values())
+    images_ = [c.image for c in cards if c.image is not None]
+    deck_file = deck.source or Path("deck.json")
+    path = _cache_dir() / "vision" / (f"whole-{px_per_mm:g}-{inset_mm:g}-"
+                                      f"{_key('whole', deck_file, images_)}.npz")
+    try:
+        with np.load(path) as data:
+            cached: np.ndarray = data["cards"]
+            return cached
+    except (OSError, KeyError, ValueError):
+        pass
+    sw, sh = deck.section_mm
+    size = (round(2 * sw * px_per_mm), round(2 * sh * px_per_mm))
+    i = round(inset_mm * px_per_mm)
+    out = np.stack([cv2.resize(cv2.cvtColor(images.load(p), cv2.COLOR_BGR2GRAY), size,
+                               interpolation=cv2.INTER_AREA)[i:size[1] - i, i:size[0] - i]
+                    for p in images_]).astype(np.float32)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez(tmp, cards=out)
+        tmp.replace(path)
+    except OSError:
+        pass  # a read-only cache only costs the rebuild next time
+    return out
+
+
 def poo_templates(faces: Faces) -> Templates:
     """One template per face image, labelled closed, blank, sleeper or object."""
     images = [p for ps in faces.faces.values() for p in ps]

@@ -37,7 +37,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import calibration, images, lighting, matching, threads
+from vision import calibration, lighting, matching, threads
 from vision.decks import Deck, load_deck
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
@@ -70,23 +70,13 @@ class ShoalReader:
         self.cards = list(deck.cards.values())
         sw, sh = deck.section_mm
         self.card_mm = (2 * sw, 2 * sh)
-        self.whole = [self._whole_card(c.image) for c in self.cards if c.image is not None]
+        self.whole = matching.whole_cards(deck, SEARCH_PX_PER_MM, CARD_INSET_MM)
 
     @classmethod
     def from_files(cls, deck: Path | str | None, mat: Path | None) -> ShoalReader:
         """The reader of a deck.json (or folder; the shipped deck when ``None``) and a
         mat.json (the project's A3 mat when ``None``)."""
         return cls(load_deck(deck if deck is not None else "default"), mat_of(mat))
-
-    def _whole_card(self, path: Path | None) -> np.ndarray:
-        assert path is not None  # shoal_templates refused a deck without images
-        img = images.load(path).astype(np.float32)
-        s = SEARCH_PX_PER_MM
-        w, h = self.card_mm
-        small = cv2.resize(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (round(w * s), round(h * s)),
-                           interpolation=cv2.INTER_AREA)
-        i = round(CARD_INSET_MM * s)
-        return np.ascontiguousarray(small[i:small.shape[0] - i, i:small.shape[1] - i])
 
     def read(self, photo: np.ndarray) -> Reading:
         """Read the shoal in ``photo``; :class:`VisionError` if the mat is not found."""
@@ -108,8 +98,8 @@ class ShoalReader:
         if small.shape[0] < th or small.shape[1] < tw:
             raise VisionError("the mat is smaller than one card of this deck: is this the "
                               "right mat.json and deck?")
-        best = np.max([cv2.matchTemplate(small, t, cv2.TM_CCOEFF_NORMED)
-                       for t in self.whole], axis=0)
+        best = np.max([cv2.matchTemplate(small, np.ascontiguousarray(t),
+                                         cv2.TM_CCOEFF_NORMED) for t in self.whole], axis=0)
         ox, oy = self.mat.origin_mm
         cw, ch = self.card_mm
         inset = CARD_INSET_MM
