@@ -397,6 +397,10 @@ window.GamePage = (function () {
     const v = past ? Object.assign({}, past, { legal: [], log: view.log.slice(0, past.seq),
       timeline: view.timeline.slice(0, past.seq + 1) }) : view;
     document.body.classList.toggle("looking-back", !!past);
+    // What the browser scrolls to (a focused control, a tap error) stops below the pinned
+    // status, not under it.
+    const status = document.getElementById("status");
+    document.documentElement.style.scrollPaddingTop = `${status.offsetHeight + 8}px`;
     document.getElementById("turn").textContent = who(v);
     document.getElementById("turn").classList.toggle("over", v.over);
     document.getElementById("turn").classList.toggle("mine", !past && isMine(v));
