@@ -35,12 +35,18 @@ class Board:
     name: str
     rows: tuple[str, ...]
     area_die: tuple[str, ...]
-    areas: Mapping[str, str]                   # cell -> area character
-    neighbours: Mapping[str, tuple[str, ...]]  # cell -> orthogonal cells on the board
+    areas: Mapping[Cell, str]                    # cell -> area character, row by row
+    neighbours: Mapping[Cell, tuple[Cell, ...]]  # cell -> orthogonal cells on the board
+    own: Mapping[Cell, Cell]                     # cell -> the board's object for it
 
-    def cells_of(self, area: str) -> list[str]:
+    def cells_of(self, area: str) -> list[Cell]:
         """The cells of an area (``"3"``) or of every shark area (``"S"``), row by row."""
         return [cell for cell, a in self.areas.items() if a == area]
+
+    def cell(self, cell: Cell) -> Cell:
+        """The board's own object for ``cell`` (one of its cells): looking it up in a
+        mapping of cells then finds it by identity, the fast way."""
+        return self.own[cell]
 
     def describe(self, area: str) -> str:
         """``"area 3"`` or ``"the shark area"``, for messages."""
@@ -84,7 +90,7 @@ def build(name: str, rows: object, area_die: object) -> Board:
     except BadRows as err:
         raise BadSetup(str(err)) from None
     assert isinstance(rows, list)
-    areas = {str(cell): ch for cell, ch in cells.items()}
+    areas = cells
     if not areas:
         raise BadSetup("the board has no cells")
     if (not isinstance(area_die, list) or not area_die
@@ -97,8 +103,7 @@ def build(name: str, rows: object, area_die: object) -> Board:
         if face not in present:
             where = "no shark-area cell (S)" if face == SHARK else f"no cell of area {face}"
             raise BadSetup(f"the area die has a face {face!r} but the board has {where}")
-    neighbours = {}
-    for name_ in areas:
-        cell = Cell.parse(name_)
-        neighbours[name_] = tuple(str(n) for n in cell.neighbours() if str(n) in areas)
-    return Board(name, tuple(rows), faces, areas, neighbours)
+    # The board's own Cell objects everywhere, so that looking one up finds it by identity.
+    own = {cell: cell for cell in areas}
+    neighbours = {cell: tuple(own[n] for n in cell.neighbours() if n in own) for cell in areas}
+    return Board(name, tuple(rows), faces, areas, neighbours, own)

@@ -19,48 +19,85 @@ Hostile takeover (RULINGS.md): the group G that holds the new building must be s
 larger than every other company's group next to any building of G. Then the placed
 company's price rises and its bonus is paid, *then* those groups leave the game (black
 buildings stay on the board and may join other chains), then prices are recomputed.
+
+What stands on the board is a :class:`Buildings`, never changed once made: a placement
+or a removal makes a new one, every other action keeps it, so the prices it works out
+once serve every state until a building moves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any, NoReturn
 
 from companion.engine import BrokenRule
 from companion.games.shark.board import Board
 from companion.games.shark.state import BLACK, COMPANIES, GREY, TOP_PRICE
+from companion.grid import Cell
 
-Buildings = Mapping[str, str]
-Owners = Mapping[str, str | None]
+Owners = Mapping[Cell, str | None]
 """Black cell -> the company whose group it belongs to (None: a lone black building)."""
+
+
+class Buildings(dict[Cell, str]):
+    """The buildings on a board: cell -> company, ``"black"`` or ``"grey"``.
+
+    A dict (read at dict speed) that refuses every change: a placement makes new
+    ``Buildings``. So :attr:`prices`, the chains' formula over this board, is worked out
+    once when first asked and is right for as long as the object lives.
+    """
+
+    def __init__(self, board: Board, cells: Mapping[Cell, str] | None = None) -> None:
+        super().__init__(cells or {})
+        self.board = board
+
+    @cached_property
+    def prices(self) -> Mapping[str, int]:
+        """Every company's price (read-only)."""
+        return MappingProxyType(prices(self, self.board))
+
+    def without(self, cells: Iterable[Cell]) -> Buildings:
+        """These buildings less the ones on ``cells``."""
+        gone = set(cells)
+        return Buildings(self.board, {c: b for c, b in self.items() if c not in gone})
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("the buildings on the board never change in place: make new "
+                        "Buildings (a placement does)")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
 
 
 @dataclass(frozen=True)
 class Plan:
     """A placement the rules allow, worked out before the board changes."""
 
-    cell: str
+    cell: Cell
     building: str
-    group: frozenset[str] = frozenset()                        # G, with the new building
-    foreign: tuple[tuple[str, frozenset[str]], ...] = ()       # groups G takes over
+    group: frozenset[Cell] = frozenset()                       # G, with the new building
+    foreign: tuple[tuple[str, frozenset[Cell]], ...] = ()      # groups G takes over
     lone: bool = False
-    joins: frozenset[str] = frozenset()                        # lone black buildings G joins
+    joins: frozenset[Cell] = frozenset()                       # lone black buildings G joins
 
 
-def owner(buildings: Buildings, board: Board, cell: str) -> str | None:
+def owner(buildings: Mapping[Cell, str], board: Board, cell: Cell) -> str | None:
     """The company a black building belongs to: the one next to it, if any."""
     return next((buildings[n] for n in board.neighbours[cell]
                  if buildings.get(n) in COMPANIES), None)
 
 
-def owners(buildings: Buildings, board: Board) -> dict[str, str | None]:
+def owners(buildings: Mapping[Cell, str], board: Board) -> dict[Cell, str | None]:
     """Who each black building belongs to, on a board where none touches two companies."""
     return {cell: owner(buildings, board, cell)
             for cell, b in buildings.items() if b == BLACK}
 
 
-def _group(buildings: Buildings, board: Board, start: str, company: str,
-           owner_of: Callable[[str], str | None]) -> frozenset[str]:
+def _group(buildings: Mapping[Cell, str], board: Board, start: Cell, company: str,
+           owner_of: Callable[[Cell], str | None]) -> frozenset[Cell]:
     """The group of ``company`` that holds ``start`` (``owner_of``: a black cell's
     company)."""
     group, todo = {start}, [start]
@@ -75,12 +112,12 @@ def _group(buildings: Buildings, board: Board, start: str, company: str,
     return frozenset(group)
 
 
-def groups(buildings: Buildings, board: Board, company: str,
-           owned: Owners) -> list[frozenset[str]]:
+def groups(buildings: Mapping[Cell, str], board: Board, company: str,
+           owned: Owners) -> list[frozenset[Cell]]:
     """The company's groups (lone buildings and chains), black members included."""
-    seen: set[str] = set()
+    seen: set[Cell] = set()
     out = []
-    for start in sorted(c for c, b in buildings.items() if b == company):
+    for start in [c for c, b in buildings.items() if b == company]:
         if start not in seen:
             group = _group(buildings, board, start, company, owned.get)
             seen |= group
@@ -88,7 +125,7 @@ def groups(buildings: Buildings, board: Board, company: str,
     return out
 
 
-def price(buildings: Buildings, board: Board, company: str, owned: Owners) -> int:
+def price(buildings: Mapping[Cell, str], board: Board, company: str, owned: Owners) -> int:
     """The price formula of RULINGS.md for one company."""
     chained = sum(len(g) for g in groups(buildings, board, company, owned) if len(g) >= 2)
     if chained:
@@ -96,13 +133,14 @@ def price(buildings: Buildings, board: Board, company: str, owned: Owners) -> in
     return 1000 if company in buildings.values() else 0
 
 
-def prices(buildings: Buildings, board: Board, owned: Owners | None = None) -> dict[str, int]:
+def prices(buildings: Mapping[Cell, str], board: Board, owned: Owners | None = None
+           ) -> dict[str, int]:
     """Every company's price recomputed from the board."""
     own = owners(buildings, board) if owned is None else owned
     return {c: price(buildings, board, c, own) for c in COMPANIES}
 
 
-def examine(buildings: Buildings, board: Board, cell: str, building: str) -> Plan:
+def examine(buildings: Mapping[Cell, str], board: Board, cell: Cell, building: str) -> Plan:
     """Check a placement on an empty cell against the adjacency rules; the plan, or
     :class:`BrokenRule` naming the rule, the cell and the numbers."""
     near = [(n, buildings[n]) for n in board.neighbours[cell]
@@ -119,7 +157,7 @@ def examine(buildings: Buildings, board: Board, cell: str, building: str) -> Pla
         return Plan(cell, building, frozenset({cell}), lone=True)
     after = {**buildings, cell: building}
     # black buildings near the new one and those of the groups it joins, by owner
-    owned: dict[str, str | None] = {}
+    owned: dict[Cell, str | None] = {}
     joins = set()
     for n, b in near:
         if b == BLACK:
@@ -127,13 +165,13 @@ def examine(buildings: Buildings, board: Board, cell: str, building: str) -> Pla
             if owned[n] == building:
                 joins.add(n)
 
-    def owner_of(black: str) -> str | None:
+    def owner_of(black: Cell) -> str | None:
         if black not in owned:
             owned[black] = owner(buildings, board, black)
         return owned[black]
 
     mine = _group(after, board, cell, building, owner_of)
-    foreign: dict[frozenset[str], str] = {}
+    foreign: dict[frozenset[Cell], str] = {}
     for member in sorted(mine):
         for n in board.neighbours[member]:
             there = after.get(n)
@@ -150,30 +188,31 @@ def examine(buildings: Buildings, board: Board, cell: str, building: str) -> Pla
     return Plan(cell, building, mine, taken, lone=False, joins=frozenset(joins))
 
 
-def place(buildings: Buildings, board: Board, plan: Plan
-          ) -> tuple[dict[str, str], dict[str, int], dict[str, int]]:
+def place(buildings: Buildings, plan: Plan) -> tuple[Buildings, dict[str, int], int]:
     """Carry out a checked placement.
 
-    Returns the board after any takeover, the buildings each company lost to it, and
-    the prices right after the building is placed (before the takeover's removals: the
-    placer's bonus is paid at that price). Prices after the takeover are ``prices()``
-    of the returned board.
+    Returns the buildings after any takeover, the buildings each company lost to it, and
+    the placed company's price right after the building is placed, before the takeover's
+    removals (the placer's bonus is paid at that price; 0 for black and grey). No other
+    price moves until the removals; prices after the takeover are the returned
+    buildings' ``prices``.
     """
+    board = buildings.board
     after = {**buildings, plan.cell: plan.building}
     if plan.building in (BLACK, GREY):
-        return after, {}, prices(after, board)
+        return Buildings(board, after), {}, 0
     owned = {**owners(buildings, board), **dict.fromkeys(plan.joins, plan.building)}
-    raised = {c: price(after, board, c, owned) for c in COMPANIES}
+    raised = price(after, board, plan.building, owned)
     lost: dict[str, int] = {}
     for company, group in plan.foreign:
         for cell in group:
             if after[cell] == company:   # black buildings are never removed
                 del after[cell]
                 lost[company] = lost.get(company, 0) + 1
-    return after, lost, raised
+    return Buildings(board, after), lost, raised
 
 
-def pioneers(buildings: Buildings, board: Board, cell: str, building: str) -> bool:
+def pioneers(buildings: Mapping[Cell, str], board: Board, cell: Cell, building: str) -> bool:
     """Is this the first building of its company in the cell's area (``pioneer``)?
 
     Black and grey buildings never pioneer; a black building that belongs to the company

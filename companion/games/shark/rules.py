@@ -1,9 +1,12 @@
 """Shark: the companion as the banker.
 
-Actions are checked here, at the text boundary (names, numbers, whose turn, which step),
-and carried out by the rule modules: ``board`` (geometry), ``chains`` (placement, chains,
-prices, takeovers), ``market`` (trading, dividends, losses, forced sales, bankruptcy),
-``turn`` (the turn's state machine and the game end), ``dice`` (what a roll allows).
+Actions are checked here, at the text boundary (names, numbers, whose turn, which step):
+a cell name (``"C4"``) becomes the board's :class:`~companion.grid.Cell` here, and back to
+its name only in ``view`` and ``legal``; inside, every module works with cells. The
+actions are carried out by the rule modules: ``board`` (geometry), ``chains``
+(placement, chains, prices, takeovers), ``market`` (trading, dividends, losses, forced
+sales, bankruptcy), ``turn`` (the turn's state machine and the game end), ``dice``
+(what a roll allows).
 
 Options: ``board`` (``"classic"``, ``"kbg2022"`` or a board object), ``variants`` (any
 of ``"joker"``, ``"neutral"``, ``"pioneer"``), ``starting_cash`` (dollars, a multiple
@@ -32,7 +35,7 @@ from companion.engine import (
     best,
 )
 from companion.games.shark import board as boards
-from companion.games.shark import dice, market, turn, words
+from companion.games.shark import chains, dice, market, turn, words
 from companion.games.shark.state import (
     BLACK,
     BUILDINGS_PER_COMPANY,
@@ -87,7 +90,7 @@ class Shark(Game[SharkState]):
         special = {b: SPECIAL_BUILDINGS for b, v in ((BLACK, "joker"), (GREY, "neutral"))
                    if v in variants}
         return SharkState(
-            players=names, board=board, variants=variants, buildings={},
+            players=names, board=board, variants=variants, buildings=chains.Buildings(board),
             cash=dict.fromkeys(names, cash),
             shares={p: dict.fromkeys(COMPANIES, 0) for p in names},
             supply_buildings={**dict.fromkeys(COMPANIES, BUILDINGS_PER_COMPANY), **special},
@@ -121,8 +124,8 @@ class Shark(Game[SharkState]):
             "prices": dict(state.prices),
             "cash": dict(state.cash),
             "shares": {p: dict(s) for p, s in state.shares.items()},
-            "board": dict(sorted(state.buildings.items(),
-                                 key=lambda kv: _row_major(kv[0]))),
+            "board": {str(c): state.buildings[c] for c in state.board.areas
+                      if c in state.buildings},
             "supply": {"buildings": {b: state.supply_buildings[b] for b in shown},
                        "shares": dict(state.supply_shares)},
             "removed": dict(state.removed),
@@ -285,8 +288,9 @@ def _choices(state: SharkState, kind: str) -> list[dict[str, list[Any]]]:
         options = turn.choices(state)
         greys = options.pop("remove_neutral", [])
         if kind == "remove_neutral":
-            return [{"cell": greys}] if greys else []
-        return [{"cell": cells, "company": [building]} for building, cells in options.items()]
+            return [{"cell": _names(greys)}] if greys else []
+        return [{"cell": _names(cells), "company": [building]}
+                for building, cells in options.items()]
     if kind == "forced_sell":
         debtor = state.debts[0][0]
         return [{"player": [debtor], "company": [c], "count": list(range(1, n + 1))}
@@ -325,19 +329,25 @@ def _count(action: Action) -> int:
     return count
 
 
-def _cell(state: SharkState, name: object) -> str:
+def _cell(state: SharkState, name: object) -> Cell:
+    """The cell an action names (``"C4"``, case and spaces forgiven), checked against the
+    board: the one place a cell name is read."""
     try:
-        cell = str(Cell.parse(name))
+        cell = Cell.parse(name)
     except ValueError as err:
         raise Malformed(str(err)) from None
     if cell not in state.board.areas:
-        raise Malformed(f"{cell} is not a cell of the {state.board.name} board")
-    return cell
+        width, height = len(state.board.rows[0]), len(state.board.rows)
+        if cell.col < width and cell.row < height:
+            raise Malformed(f"{cell} is not a cell of the {state.board.name} board: a gap "
+                            "(\".\" in its rows)")
+        raise Malformed(f"{cell} is not a cell of the {state.board.name} board (columns A "
+                        f"to {chr(ord('A') + width - 1)}, rows 1 to {height})")
+    return state.board.cell(cell)
 
 
-def _row_major(name: str) -> tuple[int, int]:
-    cell = Cell.parse(name)
-    return cell.row, cell.col
+def _names(cells: list[Cell]) -> list[str]:
+    return [str(c) for c in cells]
 
 
 def _waiting(state: SharkState) -> str:
@@ -366,7 +376,7 @@ def _pending(state: SharkState) -> dict[str, Any] | None:
         out["may_buy"] = BUY_LIMIT - state.bought
     if state.step == PLACE and state.roll:
         out["roll"] = {"company": state.roll[0], "area": state.roll[1]}
-        out["choices"] = turn.choices(state)
+        out["choices"] = {what: _names(cells) for what, cells in turn.choices(state).items()}
     if state.step == FORCED_SALE:
         _, owed, why = state.debts[0]
         out["owed"] = owed

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.engine import Ending
 from companion.games.shark.board import Board
+
+if TYPE_CHECKING:
+    from companion.games.shark.chains import Buildings
 
 COMPANIES = ("red", "blue", "green", "yellow")
 BLACK, GREY = "black", "grey"
@@ -55,7 +57,7 @@ class SharkState:
     players: tuple[str, ...]
     board: Board
     variants: frozenset[str]
-    buildings: Mapping[str, str]               # cell -> company, "black" or "grey"
+    buildings: Buildings                       # cell -> company, "black" or "grey"
     cash: Mapping[str, int]
     shares: Mapping[str, Mapping[str, int]]    # player -> company -> shares
     supply_buildings: Mapping[str, int]
@@ -75,11 +77,11 @@ class SharkState:
     payments: tuple[Payment, ...] = ()         # what the last action paid
     totals: Mapping[str, int] = field(default_factory=dict)  # kind -> dollars, whole game
 
-    @cached_property
+    @property
     def prices(self) -> Mapping[str, int]:
-        """Every company's price: always the chains' formula over the board."""
-        from companion.games.shark.chains import prices  # chains uses this module
-        return prices(self.buildings, self.board)
+        """Every company's price: always the chains' formula over the board, worked out
+        once per :class:`Buildings` (no state that moves no building recomputes it)."""
+        return self.buildings.prices
 
     @property
     def player(self) -> str:

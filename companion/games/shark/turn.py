@@ -22,6 +22,7 @@ second roll is mandatory and comes after the first placement's losses are settle
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 from companion.engine import BrokenRule, Ending, IllegalAction, Termination
@@ -40,6 +41,7 @@ from companion.games.shark.state import (
     Payment,
     SharkState,
 )
+from companion.grid import Cell
 from companion.words import money
 
 
@@ -48,25 +50,34 @@ def start(state: SharkState) -> SharkState:
     return replace(state, step=TRADE_BEFORE, seat=0)
 
 
-def choices(state: SharkState) -> dict[str, list[str]]:
+def choices(state: SharkState) -> dict[str, list[Cell]]:
     """For the rolled dice: building -> the cells it may legally go on, and
     ``"remove_neutral"`` -> the grey buildings that may be removed."""
+    out: dict[str, list[Cell]] = {}
+    for what, cell in _placements(state):
+        out.setdefault(what, []).append(cell)
+    return out
+
+
+def _placements(state: SharkState) -> Iterator[tuple[str, Cell]]:
+    """(building, cell) for every placement the rolled dice allow, building by building
+    and the cells row by row, then ``("remove_neutral", cell)`` for each grey building
+    that may be removed. Lazy: a roll only asks whether there is a first one."""
     assert state.roll is not None
     face, area = state.roll
     buildings, remove = dice.allowed(face, state.variants, state.supply_buildings)
     empty = [c for c in state.board.cells_of(area) if c not in state.buildings]
-    out: dict[str, list[str]] = {}
     for building in buildings:
-        cells = [c for c in empty if _allowed(state, c, building)]
-        if cells:
-            out[building] = cells
-    greys = sorted(c for c, b in state.buildings.items() if b == GREY)
-    if remove and greys:
-        out["remove_neutral"] = greys
-    return out
+        for cell in empty:
+            if _allowed(state, cell, building):
+                yield building, cell
+    if remove:
+        for cell in state.board.areas:
+            if state.buildings.get(cell) == GREY:
+                yield "remove_neutral", cell
 
 
-def _allowed(state: SharkState, cell: str, building: str) -> bool:
+def _allowed(state: SharkState, cell: Cell, building: str) -> bool:
     try:
         chains.examine(state.buildings, state.board, cell, building)
     except IllegalAction:
@@ -77,7 +88,7 @@ def _allowed(state: SharkState, cell: str, building: str) -> bool:
 def roll(state: SharkState, face: str, area: str) -> SharkState:
     """The dice are rolled: wait for the placement, or skip it when nothing is legal."""
     state = replace(state, roll=(face, area), step=PLACE, skipped=None)
-    if choices(state):
+    if next(_placements(state), None) is not None:
         return state
     named = f"{face} building" if face in COMPANIES else None
     if dice.allowed(face, state.variants, state.supply_buildings) == ([], False):
@@ -88,7 +99,7 @@ def roll(state: SharkState, face: str, area: str) -> SharkState:
     return replace(state, step=TRADE_AFTER, skipped=f"{why}: the placement is skipped")
 
 
-def place(state: SharkState, cell: str, building: str) -> SharkState:
+def place(state: SharkState, cell: Cell, building: str) -> SharkState:
     """Place a building by the rolled dice, pay bonus, dividends and losses."""
     assert state.roll is not None
     face, area = state.roll
@@ -104,8 +115,8 @@ def place(state: SharkState, cell: str, building: str) -> SharkState:
     plan = chains.examine(state.buildings, state.board, cell, building)
     pioneer = ("pioneer" in state.variants and not state.pioneered
                and chains.pioneers(state.buildings, state.board, cell, building))
-    board, lost, raised = chains.place(state.buildings, state.board, plan)
-    old = dict(state.prices)
+    board, lost, raised = chains.place(state.buildings, plan)
+    old = state.prices
     supply = {**state.supply_buildings, building: state.supply_buildings[building] - 1}
     removed = {c: state.removed.get(c, 0) + lost.get(c, 0) for c in state.removed}
     state = replace(state, buildings=board, supply_buildings=supply, removed=removed,
@@ -117,8 +128,8 @@ def place(state: SharkState, cell: str, building: str) -> SharkState:
     return after_settlement(market.settle(state, old))
 
 
-def _bonus(state: SharkState, plan: chains.Plan, old: dict[str, int],
-           raised: dict[str, int], pioneer: bool) -> Payment | None:
+def _bonus(state: SharkState, plan: chains.Plan, old: Mapping[str, int],
+           raised: int, pioneer: bool) -> Payment | None:
     player, b = state.player, plan.building
     if b == GREY:
         return None
@@ -126,10 +137,10 @@ def _bonus(state: SharkState, plan: chains.Plan, old: dict[str, int],
         top = max(old.values())
         return Payment(player, "bonus", top, f"black building at {plan.cell}: the highest "
                        f"price, {money(top)}") if top else None
-    if raised[b] > old[b]:
+    if raised > old[b]:
         what = "lone building" if plan.lone else f"chain of {len(plan.group)}"
-        return Payment(player, "bonus", raised[b], f"{what} at {plan.cell}: {b} rose to "
-                       f"{money(raised[b])}")
+        return Payment(player, "bonus", raised, f"{what} at {plan.cell}: {b} rose to "
+                       f"{money(raised)}")
     if plan.lone or pioneer:
         why = "pioneer" if pioneer else "lone building"
         return Payment(player, "bonus", 1000, f"{why} at {plan.cell}")
@@ -149,7 +160,7 @@ def _not_allowed(state: SharkState, face: str, building: str, allowed: list[str]
     return f"the company die shows {face}: choose {', '.join(allowed)}"
 
 
-def remove_neutral(state: SharkState, cell: str) -> SharkState:
+def remove_neutral(state: SharkState, cell: Cell) -> SharkState:
     """Take a grey building off the board, out of the game (``neutral``)."""
     assert state.roll is not None
     face = state.roll[0]
@@ -160,7 +171,7 @@ def remove_neutral(state: SharkState, cell: str) -> SharkState:
                                             else "grey") + " face with the neutral variant")
     if state.buildings.get(cell) != GREY:
         raise BrokenRule(f"there is no grey building at {cell}")
-    board = {c: b for c, b in state.buildings.items() if c != cell}
+    board = state.buildings.without([cell])
     removed = {**state.removed, GREY: state.removed[GREY] + 1}
     state = replace(state, buildings=board, removed=removed, roll=None, pioneer_again=False)
     return after_settlement(state)

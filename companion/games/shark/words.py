@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from companion.engine import Action
 from companion.games.shark import chains
 from companion.games.shark.state import BLACK, COMPANIES
+from companion.grid import Cell
 from companion.words import listed, money, plural
 
 TIMES = "\u00d7"
@@ -50,7 +51,7 @@ def _roll(before: SharkState, action: Action, after: SharkState) -> str:
 
 
 def _place(before: SharkState, action: Action, after: SharkState) -> str:
-    cell = str(action.get("cell", "")).upper()
+    cell = Cell.parse(action.get("cell"))       # the rules accepted it
     building = after.buildings.get(cell) or action.get("company")
     text = f"built a {building} building at {cell}"
     news = [f"the takeover removes {plural(n - before.removed[c], f'{c} building')}"
@@ -63,7 +64,7 @@ def _place(before: SharkState, action: Action, after: SharkState) -> str:
 
 
 def _remove_neutral(before: SharkState, action: Action, after: SharkState) -> str:
-    return f"removed the grey building at {str(action.get('cell', '')).upper()}"
+    return f"removed the grey building at {Cell.parse(action.get('cell'))}"
 
 
 def _trade(verb: str) -> Callable[[SharkState, Action, SharkState], str]:
@@ -175,16 +176,16 @@ def _per_share(before: SharkState, after: SharkState, player: str, company: str)
 
 def _bonus_why(before: SharkState, action: Action, after: SharkState) -> str:
     """Why the placer earns a bonus (the rulebook's three kinds, and the pioneer's)."""
-    cell = str(action.get("cell", "")).upper()
+    cell = before.board.cell(Cell.parse(action.get("cell")))  # the rules accepted it
     building = after.buildings.get(cell) or str(action.get("company"))  # may go unsaid
     if building == BLACK:
         top = max(COMPANIES, key=lambda c: before.prices[c])
         return (f"bonus for the black building at {cell}: {top}'s "
                 f"{money(before.prices[top])}, the highest price on the board")
     plan = chains.examine(before.buildings, before.board, cell, building)
-    _, _, raised = chains.place(before.buildings, before.board, plan)
+    _, _, raised = chains.place(before.buildings, plan)
     what = "a lone building" if plan.lone else f"a chain of {len(plan.group)}"
-    if raised[building] > before.prices[building]:
+    if raised > before.prices[building]:
         return (f"bonus for {what} at {cell}: {building}'s new price (up from "
                 f"{money(before.prices[building])})")
     if after.pioneered and not before.pioneered:

@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.engine import ReplayError, replay
 from companion.games.shark import GAME, SharkState
+from companion.games.shark.chains import Buildings
 from companion.grid import Cell
 
 PIECES = {"r": "red", "b": "blue", "g": "green", "y": "yellow", "k": "black", "n": "grey"}
@@ -31,11 +32,12 @@ def drawn(state: SharkState, *picture: str, at: str = "A1") -> SharkState:
     for r, row in enumerate(picture):
         for c, ch in enumerate(row):
             if ch != ".":
-                buildings[str(Cell(origin.col + c, origin.row + r))] = PIECES[ch]
+                buildings[Cell(origin.col + c, origin.row + r)] = PIECES[ch]
     used = Counter(buildings.values())
     supply = {b: n - used[b] + Counter(state.buildings.values())[b]
               for b, n in state.supply_buildings.items()}
-    return replace(state, buildings=buildings, supply_buildings=supply)
+    return replace(state, buildings=Buildings(state.board, buildings),
+                   supply_buildings=supply)
 
 
 def holding(state: SharkState, player: str, cash: int | None = None, **shares: int
@@ -69,8 +71,13 @@ def build(state: SharkState, cell: str, company: str, face: str | None = None
           ) -> SharkState:
     """Roll the dice for ``cell``'s area (company die ``face``, default the company) and
     place the building there."""
-    area = state.board.areas[cell]
+    area = state.board.areas[Cell.parse(cell)]
     return play(state, roll(face or company, area), place(cell, company))
+
+
+def on_board(state: SharkState) -> dict[str, str]:
+    """The buildings by cell name, as the view shows them: ``{"C4": "red"}``."""
+    return {str(cell): b for cell, b in state.buildings.items()}
 
 
 def paid(state: SharkState, kind: str | None = None) -> list[tuple[str, str, int]]:

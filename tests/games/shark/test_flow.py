@@ -10,12 +10,22 @@ from typing import Any
 import pytest
 
 from companion import record
-from companion.engine import BadSetup, Ending, IllegalAction, Termination
+from companion.engine import BadSetup, Ending, IllegalAction, Malformed, Termination
 from companion.games.shark import GAME
 from companion.games.shark.board import load
+from companion.grid import Cell
 from companion.store import Store
 from companion.table import Table
-from tests.games.shark.position import build, drawn, holding, place, play, roll, started
+from tests.games.shark.position import (
+    build,
+    drawn,
+    holding,
+    on_board,
+    place,
+    play,
+    roll,
+    started,
+)
 
 END = {"type": "end_turn"}
 
@@ -25,27 +35,38 @@ END = {"type": "end_turn"}
 def test_classic_board_is_six_zones_of_five_by_four() -> None:
     board = load("classic")
     assert len(board.areas) == 120 and board.area_die == ("1", "2", "3", "4", "5", "6")
-    assert [board.areas[c] for c in ("A1", "E4", "F1", "J4", "A5", "F8", "E9", "J12")] == \
+    assert [board.areas[Cell.parse(c)] for c in ("A1", "E4", "F1", "J4", "A5", "F8", "E9",
+                                                 "J12")] == \
         ["1", "1", "2", "2", "3", "4", "5", "6"]
     assert all(len(board.cells_of(a)) == 20 for a in "123456")
-    assert board.neighbours["A1"] == ("B1", "A2")
+    assert board.neighbours[Cell(0, 0)] == (Cell(1, 0), Cell(0, 1))   # B1, A2
 
 
 def test_kbg2022_board_has_four_quarters_around_a_shark_area() -> None:
     board = load("kbg2022")
     assert len(board.areas) == 144 and board.area_die == ("1", "2", "3", "4", "S", "S")
-    assert len(board.cells_of("S")) == 16 and board.areas["E5"] == board.areas["H8"] == "S"
+    assert len(board.cells_of("S")) == 16 and board.areas[Cell.parse("E5")] == "S"
+    assert board.areas[Cell.parse("H8")] == "S"
     assert all(len(board.cells_of(a)) == 32 for a in "1234")
-    assert [board.areas[c] for c in ("A1", "L1", "A12", "L12")] == ["1", "2", "3", "4"]
+    assert [board.areas[Cell.parse(c)] for c in ("A1", "L1", "A12", "L12")] == [
+        "1", "2", "3", "4"]
 
 
 def test_an_inline_board_is_played_like_a_shipped_one() -> None:
     board = {"rows": ["11.S", "2222"], "area_die": ["1", "2", "S"]}
     state = play(started(board=board), roll("red", "S"), place("D1", "red"))
-    assert state.buildings == {"D1": "red"}
+    assert on_board(state) == {"D1": "red"}
     assert GAME.view(state)["layout"] == ["11.S", "2222"]
-    with pytest.raises(IllegalAction, match="C1 is not a cell of the custom board"):
-        GAME.apply(play(state, END, roll("red", "1")), place("C1", "red"))
+    rolled = play(state, END, roll("red", "1"))
+    assert on_board(play(rolled, place("a1 ", "red")))["A1"] == "red"   # case, spaces
+    for name, says in (("C1", r"C1 is not a cell of the custom board: a gap \("),
+                       ("E1", r"E1 is not a cell of the custom board \(columns A to D, rows "
+                              r"1 to 2\)"),
+                       ("1A", "a cell is named like \"C4\""),
+                       (41, "a cell is named like \"C4\", not 41")):
+        with pytest.raises(Malformed, match=says):
+            GAME.apply(rolled, {"type": "place", "cell": name, "company": "red"})
+    assert GAME.view(rolled)["board"] == {"D1": "red"}
 
 
 @pytest.mark.parametrize(("board", "message"), [

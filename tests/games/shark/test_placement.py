@@ -11,7 +11,18 @@ import pytest
 from companion.engine import IllegalAction
 from companion.games.shark import GAME
 from companion.games.shark.chains import prices
-from tests.games.shark.position import build, drawn, holding, paid, place, play, roll, started
+from companion.grid import Cell
+from tests.games.shark.position import (
+    build,
+    drawn,
+    holding,
+    on_board,
+    paid,
+    place,
+    play,
+    roll,
+    started,
+)
 
 # The rulebook's examples --------------------------------------------------------------
 
@@ -50,8 +61,8 @@ def test_red_takeover_removes_the_green_chain_and_green_drops_to_1000() -> None:
     state = holding(state, "Ben", cash=5000)
     assert state.prices == {"red": 2000, "blue": 0, "green": 2000, "yellow": 0}
     state = build(state, "C6", "red")
-    assert state.buildings.get("D6") is None and state.buildings.get("E6") is None
-    assert state.buildings["H10"] == "green"
+    assert on_board(state).get("D6") is None and on_board(state).get("E6") is None
+    assert on_board(state)["H10"] == "green"
     assert state.prices["red"] == 3000 and state.prices["green"] == 1000
     assert state.removed["green"] == 2 and state.supply_buildings["green"] == 15
     assert paid(state) == [("Ann", "bonus", 3000), ("Ann", "dividend", 1000),
@@ -75,13 +86,13 @@ def test_the_company_die_decides_the_company() -> None:
     state = play(started(), roll("red", "1"))
     with pytest.raises(IllegalAction, match="the company die shows red: place a red"):
         GAME.apply(state, place("A1", "blue"))
-    assert play(state, {"type": "place", "cell": "A1"}).buildings == {"A1": "red"}
+    assert on_board(play(state, {"type": "place", "cell": "A1"})) == {"A1": "red"}
 
 
 @pytest.mark.parametrize("face", ["black", "grey"])
 def test_a_black_or_grey_face_lets_the_player_choose_any_company(face: str) -> None:
     state = play(started(), roll(face, "2"), place("G3", "yellow"))
-    assert state.buildings == {"G3": "yellow"}
+    assert on_board(state) == {"G3": "yellow"}
     state = play(started(), roll(face, "2"))
     with pytest.raises(IllegalAction, match="only used with the"):
         GAME.apply(state, place("G3", face))
@@ -105,7 +116,7 @@ def test_the_shark_face_means_any_cell_of_the_shark_area() -> None:
     with pytest.raises(IllegalAction, match="D5 is in area 1 and the area die shows S: "
                                             "place in the shark area"):
         GAME.apply(state, place("D5", "blue"))
-    assert play(state, place("H8", "blue")).buildings == {"H8": "blue"}
+    assert on_board(play(state, place("H8", "blue"))) == {"H8": "blue"}
 
 
 def test_no_building_next_to_another_company_diagonals_are_fine() -> None:
@@ -114,7 +125,7 @@ def test_no_building_next_to_another_company_diagonals_are_fine() -> None:
     with pytest.raises(IllegalAction, match=r"D6 is next to a blue building and red's chain "
                                             r"\(1\) is not larger than blue's \(1\)"):
         GAME.apply(rolled, place("D6", "red"))
-    assert play(rolled, place("D7", "red")).buildings == {"C6": "blue", "D7": "red"}
+    assert on_board(play(rolled, place("D7", "red"))) == {"C6": "blue", "D7": "red"}
 
 
 def test_a_placement_is_skipped_when_no_cell_of_the_area_is_legal() -> None:
@@ -142,10 +153,14 @@ def test_a_placement_is_skipped_when_the_supply_has_no_building_of_the_company()
 
 def test_price_formula_counts_chained_buildings_floors_at_1000_and_caps_at_15000() -> None:
     board = started().board
+
+    def red(*names: str) -> dict[Cell, str]:
+        return {Cell.parse(n): "red" for n in names}
+
     assert prices({}, board)["red"] == 0
-    assert prices({"A1": "red", "C1": "red"}, board)["red"] == 1000
-    assert prices({"A1": "red", "A2": "red", "C1": "red"}, board)["red"] == 2000
-    seventeen = {f"{c}{r}": "red" for c in "ABCDEFGHIJ" for r in (1, 2)}
+    assert prices(red("A1", "C1"), board)["red"] == 1000
+    assert prices(red("A1", "A2", "C1"), board)["red"] == 2000
+    seventeen = red(*(f"{c}{r}" for c in "ABCDEFGHIJ" for r in (1, 2)))
     assert prices(seventeen, board)["red"] == 15000
 
 
@@ -187,7 +202,7 @@ def test_takeover_removes_every_adjacent_group_and_a_last_building_drops_to_0() 
     state = holding(holding(state, "Ben", cash=3000), "Cid", cash=3000)
     assert state.prices["blue"] == 1000 and state.prices["yellow"] == 1000
     state = build(state, "D5", "red")
-    assert state.buildings == {"A5": "red", "B5": "red", "C5": "red", "D5": "red"}
+    assert on_board(state) == {"A5": "red", "B5": "red", "C5": "red", "D5": "red"}
     assert state.prices == {"red": 4000, "blue": 0, "green": 0, "yellow": 0}
     assert state.removed["blue"] == 1 and state.removed["yellow"] == 1
     # a lone building lost takes its price from $1000 to $0: holders still pay
@@ -206,4 +221,4 @@ def test_the_merged_chain_counts_for_the_takeover() -> None:
     # C5 joins the red pair on its left and the red one below it: a chain of 4 beats 3
     state = drawn(started(), "rr.ggg", "..r...", at="A5")
     state = build(state, "C5", "red")
-    assert state.prices["red"] == 4000 and "D5" not in state.buildings
+    assert state.prices["red"] == 4000 and "D5" not in on_board(state)

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine import BadSetup, IllegalAction
-from companion.games.shark import GAME, SharkState
+from companion.games.shark import GAME, SharkState, chains
 from companion.games.shark.dice import allowed
 from companion.grid import Cell
 from tests.games.shark.driver import VARIANT_SETS, play
@@ -19,11 +20,11 @@ COMPANIES = ("red", "blue", "green", "yellow")
 KINDS = ("bonus", "dividend", "loss", "sale", "purchase")
 
 
-def neighbours(state: SharkState, cell: str) -> list[str]:
-    return [str(n) for n in Cell.parse(cell).neighbours() if str(n) in state.board.areas]
+def neighbours(state: SharkState, cell: Cell) -> list[Cell]:
+    return [n for n in cell.neighbours() if n in state.board.areas]
 
 
-def owner(state: SharkState, cell: str) -> str | None:
+def owner(state: SharkState, cell: Cell) -> str | None:
     """The company a building counts for: its own, or for black its neighbours'."""
     b = state.buildings[cell]
     if b in COMPANIES:
@@ -60,7 +61,7 @@ def formula(state: SharkState) -> dict[str, int]:
 def bonus(before: SharkState, action: dict[str, Any], after: SharkState) -> list[int]:
     """The placer's bonus as a banker works it out by hand (a takeover's bonus, paid
     before the removal, is left to the takeover tests)."""
-    cell, building = action["cell"], action["company"]
+    cell, building = Cell.parse(action["cell"]), action["company"]
     if building == "grey":
         return []
     if building == "black":
@@ -140,6 +141,29 @@ def test_random_games_keep_every_invariant(seed: int, board: str, variants: list
         check(before, action, after, cash)
 
 
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32), board=st.sampled_from(["classic", "kbg2022"]),
+       variants=st.sampled_from(VARIANT_SETS), cash=st.sampled_from([0, 20000]))
+def test_prices_kept_while_no_building_moves_equal_a_recomputation(
+        seed: int, board: str, variants: list[str], cash: int) -> None:
+    options = {"board": board, "variants": variants, "starting_cash": cash}
+    for before, _, after in play(["Ann", "Ben", "Cid"], options, seed, limit=250):
+        assert dict(after.prices) == chains.prices(dict(after.buildings), after.board)
+        # an action that moves no building keeps the buildings, and so their prices
+        moved = after.buildings != before.buildings
+        assert (after.buildings is before.buildings) == (not moved)
+
+
+def test_the_buildings_on_the_board_never_change_in_place() -> None:
+    state = GAME.new(["Ann", "Ben"], {})
+    for change in (lambda b: b.__setitem__("A1", "red"), lambda b: b.update(A1="red"),
+                   lambda b: b.pop("A1", None), lambda b: b.clear(),
+                   lambda b: b.setdefault("A1", "red"), lambda b: b.__delitem__("A1")):
+        with pytest.raises(TypeError, match="never change in place"):
+            change(state.buildings)
+    assert state.buildings == {} and state.prices["red"] == 0
+
+
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32), variants=st.sampled_from(VARIANT_SETS))
 def test_a_game_replays_to_the_same_state(seed: int, variants: list[str]) -> None:
@@ -169,15 +193,16 @@ def test_the_placement_choices_are_exactly_the_legal_placements(
         for building in ("red", "blue", "green", "yellow", "black", "grey"):
             for cell in state.board.cells_of(state.roll[1]):
                 try:
-                    GAME.apply(state, {"type": "place", "cell": cell, "company": building})
+                    GAME.apply(state, {"type": "place", "cell": str(cell),
+                                       "company": building})
                     ok = True
                 except IllegalAction:
                     ok = False
-                assert ok == (cell in choices.get(building, [])), (building, cell)
+                assert ok == (str(cell) in choices.get(building, [])), (building, cell)
 
 
 
-def may_place(state: SharkState, cell: str, building: str) -> bool:
+def may_place(state: SharkState, cell: Cell, building: str) -> bool:
     """The adjacency rules worked out by hand: grey goes anywhere, black only where no
     building but grey touches it; a company building's chain (lone black buildings next
     to it join it) must be larger than every other company's group it touches."""
@@ -188,7 +213,7 @@ def may_place(state: SharkState, cell: str, building: str) -> bool:
     counts.update({n: building for n in near if counts[n] is None})
     counts[cell] = building
 
-    def group(start: str) -> set[str]:
+    def group(start: Cell) -> set[Cell]:
         found, todo = {start}, [start]
         while todo:
             for n in neighbours(state, todo.pop()):
@@ -214,7 +239,7 @@ def test_placement_choices_follow_the_chain_sizes_counted_by_hand(
         choices = GAME.view(state)["pending"]["choices"]
         empty = [c for c in state.board.cells_of(state.roll[1]) if c not in state.buildings]
         for building in allowed(state.roll[0], state.variants, state.supply_buildings)[0]:
-            assert choices.get(building, []) == [c for c in empty
+            assert choices.get(building, []) == [str(c) for c in empty
                                                  if may_place(state, c, building)]
 
 

@@ -8,7 +8,17 @@ import pytest
 
 from companion.engine import IllegalAction
 from companion.games.shark import GAME, SharkState
-from tests.games.shark.position import build, drawn, holding, paid, place, play, roll, started
+from tests.games.shark.position import (
+    build,
+    drawn,
+    holding,
+    on_board,
+    paid,
+    place,
+    play,
+    roll,
+    started,
+)
 
 END = {"type": "end_turn"}
 
@@ -62,7 +72,7 @@ def test_a_black_building_counts_in_takeover_sizes() -> None:
                                             r"\(2\)"):
         build(state, "B5", "red")
     state = drawn(started(variants=["joker"]), "kr.gg", at="A5")
-    assert "D5" not in build(state, "C5", "red").buildings
+    assert "D5" not in on_board(build(state, "C5", "red"))
 
 
 def test_black_is_never_removed_but_its_chain_loses_it_and_it_joins_the_taker() -> None:
@@ -72,7 +82,7 @@ def test_black_is_never_removed_but_its_chain_loses_it_and_it_joins_the_taker() 
     state = holding(state, "Ben", cash=5000)
     assert state.prices["green"] == 2000 and state.prices["red"] == 2000
     state = build(state, "C6", "red")
-    assert state.buildings["B6"] == "black" and "A6" not in state.buildings
+    assert on_board(state)["B6"] == "black" and "A6" not in on_board(state)
     assert state.removed["green"] == 1
     assert state.prices["green"] == 1000                # the pair dropped by 2, floor 1000
     assert state.prices["red"] == 4000                  # the black now joins red's chain
@@ -91,14 +101,14 @@ def test_neutral_black_or_grey_face_allows_grey_or_its_removal(face: str) -> Non
                                               "remove_neutral"}
     assert pending(state)["choices"]["remove_neutral"] == ["J12"]
     state = play(state, {"type": "remove_neutral", "cell": "J12"})
-    assert state.buildings == {} and state.removed["grey"] == 1
+    assert on_board(state) == {} and state.removed["grey"] == 1
     assert state.supply_buildings["grey"] == 4 and state.step == "trade_after"
 
 
 def test_grey_goes_next_to_anything_and_earns_nothing() -> None:
     state = drawn(started(variants=["neutral"]), "r.b", at="A1")
     state = play(state, roll("grey", "1"), place("B1", "grey"))
-    assert state.buildings["B1"] == "grey" and paid(state) == []
+    assert on_board(state)["B1"] == "grey" and paid(state) == []
     assert state.prices == {"red": 1000, "blue": 1000, "green": 0, "yellow": 0}
 
 
@@ -109,7 +119,7 @@ def test_grey_blocks_chains_and_a_building_next_to_grey_only_is_lone() -> None:
     assert paid(state, "bonus") == [("Ann", "bonus", 1000)]
     state = play(state, END)
     state = build(drawn(state, "n", at="A3"), "A4", "blue")     # blue next to grey: fine
-    assert state.buildings["A4"] == "blue"
+    assert on_board(state)["A4"] == "blue"
 
 
 def test_remove_neutral_needs_the_right_face_and_a_grey_building() -> None:

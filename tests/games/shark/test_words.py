@@ -13,6 +13,7 @@ import pytest
 from companion import games
 from companion.engine import IllegalAction
 from companion.games.shark import GAME, words
+from companion.grid import Cell
 from companion.words import money
 from tests.games.shark.position import build, drawn, holding, started
 from tests.games.shark.test_market import forced, forced_sale_position
@@ -117,7 +118,7 @@ def test_the_reasons_of_a_chain_a_black_building_and_a_pioneer() -> None:
         "bonus for a chain of 3 at C6: red's new price (up from $2,000)",
         "dividend, as red's price rose from $2,000 to $3,000: 1 share \u00d7 $1,000"]
     black = drawn(started(variants=["joker"]), "rrr", at="A1")
-    area = black.board.areas["J12"]
+    area = black.board.areas[Cell.parse("J12")]
     after = GAME.apply(GAME.apply(black, {"type": "roll", "company": "black", "area": area}),
                        {"type": "place", "cell": "J12", "company": "black"})
     placed = GAME.apply(black, {"type": "roll", "company": "black", "area": area})
@@ -147,7 +148,7 @@ def test_the_reasons_of_forced_sales_losses_and_a_bankruptcy() -> None:
                                   at="A6"), "Ben", cash=1000, green=3, red=1),
                     "Cid", cash=9000, green=1)
     rolled = GAME.apply(broke, {"type": "roll", "company": "red",
-                                "area": broke.board.areas["E6"]})
+                                "area": broke.board.areas[Cell.parse("E6")]})
     after = GAME.apply(rolled, {"type": "place", "cell": "E6", "company": "red"})
     said = reasons(rolled, {"type": "place", "cell": "E6", "company": "red"}, after)
     assert said[-2:] == [
