@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision import matching
 from vision.decks import Deck, Faces
 from vision.matching import QUANTUM, Templates, distances, window
 
@@ -55,7 +56,7 @@ class Margins:
 def cross(templates: Templates) -> np.ndarray:
     """Distance of every template to every other (N x N)."""
     ww, wh = window(templates.box_mm, templates.inset_mm)
-    n = len(range(0, wh, 2)) * len(range(0, ww, 2))
+    n = len(range(0, wh, matching.STEP)) * len(range(0, ww, matching.STEP))
     feats = templates.features
     return distances(feats.reshape(len(feats), n, 3), templates, QUANTUM)
 
@@ -135,8 +136,6 @@ def alike_messages(deck: Deck | None = None, faces: Faces | None = None,
                    most: int = 5) -> list[str]:
     """What cannot be told apart in a deck's sections or a faces file's images, in words
     (empty when everything can)."""
-    from vision import matching
-
     names: list[str] = []
     if deck is not None:
         templates = matching.shoal_templates(deck)

@@ -268,6 +268,59 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     return dist, shift
 
 
+def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
+               templates: Templates) -> np.ndarray:
+    """Correlation of each box (top-left ``corners_mm``, M x 2, no shift) with each
+    template (M x N), over the box's known samples only."""
+    box, inset = templates.box_mm, templates.inset_mm
+    ww, wh = window(box, inset)
+    samples = sample(small, corners_mm, box, inset, (0,), outside=0.0)
+    weight = (sample(known, corners_mm, box, inset, (0,), outside=1.0) > 0.5
+              ).astype(np.float32)
+    flat = _deplane_weighted(samples, weight, _plane(ww, wh)) * weight[:, :, None]
+    m = len(flat)
+    flat = flat.reshape(m, -1)
+    t = templates.features
+    # the template's whole norm: what glare hides counts against it, so a cell mostly
+    # clipped never correlates well by what little is left of it
+    t_norm = np.linalg.norm(t, axis=1)[None, :]
+    p_norm = np.linalg.norm(flat, axis=1, keepdims=True)
+    out: np.ndarray = (flat @ t.T) / np.maximum(p_norm * t_norm, 1e-9)
+    return out
+
+
+def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
+                 templates: Templates) -> tuple[np.ndarray, np.ndarray]:
+    """Every box (top-left ``corners_mm``, K x 2) against every template: the
+    correlation (-1..1) at each template's best shift (K x N), and the shift (dx, dy mm)
+    of the best template (K x 2).
+
+    Each channel's best plane (gain, offset and tilt of the light) is removed over the
+    known samples of the box (``known`` < 0.5: clipped, left out), and what is left is
+    compared as one unit vector with the template's:
+    plain normalised correlation, with no damping, so a faint pattern counts as much as a
+    strong one. A zero template (the bare mat's) correlates 0 with everything. Shifts:
+    :data:`SHIFTS_MM` first, then :data:`FINE_MM` around the best of those."""
+    k = len(corners_mm)
+    corners = np.asarray(corners_mm, float)
+    coarse = np.array([(dx, dy) for dy in SHIFTS_MM for dx in SHIFTS_MM], float)
+    moved = (corners[:, None, :] + coarse[None]).reshape(-1, 2)
+    cube = _correlate(small, known, moved, templates).reshape(k, len(coarse), -1)
+    best = cube.argmax(1)
+    ncc = np.take_along_axis(cube, best[:, None, :], 1)[:, 0, :]
+    first = coarse[best[np.arange(k), ncc.argmax(1)]]
+    fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM if dx or dy], float)
+    centres = corners + first
+    moved = (centres[:, None, :] + fine[None]).reshape(-1, 2)
+    near_cube = _correlate(small, known, moved, templates).reshape(k, len(fine), -1)
+    near_best = near_cube.argmax(1)
+    near = np.take_along_axis(near_cube, near_best[:, None, :], 1)[:, 0, :]
+    top = ncc.argmax(1)
+    moved_top = near[np.arange(k), top] > ncc[np.arange(k), top]
+    shift = first + np.where(moved_top[:, None], fine[near_best[np.arange(k), top]], 0.0)
+    return np.maximum(ncc, near), shift
+
+
 Feature = tuple[np.ndarray, np.ndarray, np.ndarray]
 """A template's features, those of its worn image, and its mean colour."""
 

@@ -1,20 +1,26 @@
 """Read a finished Shoal layout from a photo of it on the mat.
 
-1. Find the mat (:mod:`vision.mat`) and divide out the light (:mod:`vision.lighting`).
-2. Find the section lattice: cards lie on a grid of sections, so the right grid is the
-   one whose cells are each either covered or bare, never half-covered. Its pitch is
-   the deck's ``section_mm``; only its phase is searched.
-3. Match every covered lattice cell against the section templates of the deck, all at
-   once (:mod:`vision.matching`: invariant to gain and offset), allowing a few
-   millimetres of slack for careless hands and leaving out clipped pixels. A cell is
-   bare mat when little of it differs from the mat's measured colour, or when nothing
-   but the photo's noise is left of it once its light is taken away.
-4. Read whole cards (:mod:`vision.cards`): a glared cell that a neighbour's card must
-   cover is a section, not missing, and an unsure cell takes the section that the card
-   its sure neighbours place over it shows there, when that matches nearly as well.
+Cards are layered: the last card played lies on top, whole; every card under it shows
+only the sections no later card covers. The reader peels the shoal the same way, from
+the top down, by card, not by pixel colour:
 
-Confidences come from the deck's own margins and the photo (:mod:`vision.calibration`).
-Build a :class:`ShoalReader` once per deck and mat and read many photos with it.
+1. Find the mat (:mod:`vision.mat`) and, in it, the card that matches one of the deck's
+   card images best as a whole (mean-removed normalised correlation of the whole card,
+   ``cv2.matchTemplate`` over the mat at 2 mm a pixel): the top card. It fixes the
+   section lattice, since every card lies a whole number of sections from it.
+2. Correlate every lattice cell with every section of every card image (one matrix
+   product, :func:`vision.matching.correlations`: gain, offset and tilt of the light
+   removed per channel, clipped pixels left out, a few millimetres of slack).
+3. Peel: of every card image at every lattice place, the one whose sections not yet
+   explained correlate best is the next card down; its visible sections are read off
+   the card. Peeling stops when the best is nearer what the bare mat scores than what
+   the top card scores (both measured in this photo): the rest is bare mat.
+
+No pixel is called card or mat by its colour, so the mat's paper, its texture and the
+light's colour do not matter; what a card looks like comes only from the deck's images.
+Confidences come from each cell's correlations with every section and the photo's own
+spread of true and wrong matches (:mod:`vision.calibration`). Build a
+:class:`ShoalReader` once per deck and mat and read many photos with it.
 
 Cells are ``"x,y"``, x right and y down, shifted so that the smallest x and y among the
 sections found are 0.
@@ -28,45 +34,23 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import calibration, cards, lighting, matching, threads
-from vision.cards import Box, Cell, Found
+from vision import calibration, images, lighting, matching, threads
 from vision.decks import Deck, load_deck
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
 from vision.reading import Reading
 
-MIN_COVER = 0.3
-"""A lattice cell at least this much covered by something is matched."""
-SURELY = 0.5
-"""... and one at least this much covered is a card, never the bare mat."""
-GLARED = 0.05
-"""A cell this much under glare may hide a card's section (vision.cards)."""
+SEARCH_PX_PER_MM = 0.5
+"""Resolution of the whole-card search for the top card."""
+CARD_INSET_MM = 2.0
+"""The whole-card template leaves out this much of each edge (cards lie a little askew)."""
+FEWER = 0.02
+"""A card place showing fewer sections scores this much less for each one hidden: of two
+places that explain a cell equally well, the one that explains more of the photo wins."""
 
-
-def lattice_phase(mask: np.ndarray, pitch_px: tuple[float, float], step: int = 2,
-                  unknown: np.ndarray | None = None) -> tuple[float, float]:
-    """The grid offset (px) whose cells are most cleanly either covered or bare (over
-    what is known of each cell: ``unknown`` pixels count for neither)."""
-    pw, ph = pitch_px
-    h, w = mask.shape
-    ox = np.arange(0, pw, step)
-    oy = np.arange(0, ph, step)
-    kx = np.arange(-1, int(w / pw) + 2)
-    ky = np.arange(-1, int(h / ph) + 2)
-    xs = np.clip(np.round(ox[:, None] + pw * kx[None, :]), 0, w).astype(int)
-    ys = np.clip(np.round(oy[:, None] + ph * ky[None, :]), 0, h).astype(int)
-
-    def sums(img: np.ndarray) -> np.ndarray:
-        integral = cv2.integral(img.astype(np.uint8)).astype(np.float64)
-        a = integral[ys[:, None, :, None], xs[None, :, None, :]]
-        out: np.ndarray = a[..., 1:, 1:] - a[..., :-1, 1:] - a[..., 1:, :-1] + a[..., :-1, :-1]
-        return out
-
-    known = pw * ph - (sums(unknown) if unknown is not None else 0.0)
-    cover = sums(mask) / np.maximum(known, 1.0)
-    cost = (np.minimum(cover, 1 - cover) * known / (pw * ph)).sum((-1, -2))
-    iy, ix = np.unravel_index(int(cost.argmin()), cost.shape)
-    return float(ox[ix]), float(oy[iy])
+Cell = tuple[int, int]
+QUADRANTS: tuple[Cell, ...] = ((0, 0), (1, 0), (0, 1), (1, 1))
+"""A card's sections in the deck's row-major order, as (dx, dy) from its top-left."""
 
 
 class ShoalReader:
@@ -77,12 +61,25 @@ class ShoalReader:
         self.mat = mat
         self.templates = matching.shoal_templates(deck)
         self.margins = calibration.margins(self.templates, frozenset({matching.NO_CARD}))
+        self.cards = list(deck.cards.values())
+        sw, sh = deck.section_mm
+        self.card_mm = (2 * sw, 2 * sh)
+        self.whole = [self._whole_card(c.image) for c in self.cards if c.image is not None]
 
     @classmethod
     def from_files(cls, deck: Path | str | None, mat: Path | None) -> ShoalReader:
         """The reader of a deck.json (or folder; the shipped deck when ``None``) and a
         mat.json (the project's A3 mat when ``None``)."""
         return cls(load_deck(deck if deck is not None else "default"), mat_of(mat))
+
+    def _whole_card(self, path: Path | None) -> np.ndarray:
+        assert path is not None  # shoal_templates refused a deck without images
+        img = images.load(path).astype(np.float32)
+        s = SEARCH_PX_PER_MM
+        w, h = self.card_mm
+        small = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+        i = round(CARD_INSET_MM * s)
+        return np.ascontiguousarray(small[i:small.shape[0] - i, i:small.shape[1] - i])
 
     def read(self, photo: np.ndarray) -> Reading:
         """Read the shoal in ``photo``; :class:`VisionError` if the mat is not found."""
@@ -92,124 +89,184 @@ class ShoalReader:
         reading.ms = round((time.perf_counter() - start) * 1000)
         return reading
 
+    def top_card(self, rectified: np.ndarray) -> tuple[float, float, float]:
+        """Where the best whole card lies (top-left, mm in the rectified image) and how
+        well it correlates (0..1)."""
+        s = SEARCH_PX_PER_MM
+        small = cv2.resize(rectified, None, fx=s / PX_PER_MM, fy=s / PX_PER_MM,
+                           interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(small, (0, 0), 0.5)
+        th, tw = self.whole[0].shape[:2]
+        if small.shape[0] < th or small.shape[1] < tw:
+            raise VisionError("the mat is smaller than one card of this deck: is this the "
+                              "right mat.json and deck?")
+        best = np.max([cv2.matchTemplate(small, t, cv2.TM_CCOEFF_NORMED)
+                       for t in self.whole], axis=0)
+        ox, oy = self.mat.origin_mm
+        cw, ch = self.card_mm
+        inset = CARD_INSET_MM
+        for x0, y0, x1, y1 in self.mat.marker_boxes_mm():  # no card lies on a marker
+            xa, xb = round((x0 - ox - cw + inset) * s), round((x1 - ox - inset) * s)
+            ya, yb = round((y0 - oy - ch + inset) * s), round((y1 - oy - inset) * s)
+            best[max(0, ya):max(0, yb), max(0, xa):max(0, xb)] = -1.0
+        y, x = np.unravel_index(int(best.argmax()), best.shape)
+        return x / s - inset, y / s - inset, float(best[y, x])
+
     def _read(self, photo: np.ndarray) -> Reading:
-        mat, templates = self.mat, self.templates
-        view = detect(mat, photo)
-        light = lighting.flatten(view.rectified, mat)
-        mask, glare_mask = light.mask, light.glare
+        view = detect(self.mat, photo)
+        rectified = view.rectified.astype(np.float32)
+        rectified /= 255.0  # paper white about 1, as the templates are
+        x_top, y_top, top_score = self.top_card(rectified)
         sw, sh = self.deck.section_mm
-        pw, ph = sw * PX_PER_MM, sh * PX_PER_MM
-        ox, oy = lattice_phase(mask, (pw, ph), unknown=light.unknown)
-        small = matching.prepare(light.flat, PX_PER_MM)
-        known = matching.prepare((~light.unknown).astype(np.float32), PX_PER_MM)
-        bare = matching.prepare(light.bare.astype(np.float32), PX_PER_MM) > 0.99
-        noise = matching.noise_floor(small, bare)
-        colour_noise = matching.colour_floor(small, bare)
-        integral = cv2.integral(mask.astype(np.uint8))
-        glare = cv2.integral(glare_mask.astype(np.uint8))
-        markers = cv2.integral(lighting.marker_mask(mat, mask.shape, PX_PER_MM,
-                                                    mat.marker_mm / 6).astype(np.uint8))
-        h, w = mask.shape
-
-        def box_sum(table: np.ndarray, xa: int, ya: int, xb: int, yb: int) -> float:
-            return float(table[yb, xb] - table[ya, xb] - table[yb, xa] + table[ya, xa])
-
-        cover: dict[Cell, tuple[float, float]] = {}
-        for j in range(-1, int(h / ph) + 1):
-            for i in range(-1, int(w / pw) + 1):
-                x0, y0 = ox + i * pw, oy + j * ph
-                xa, ya = int(np.clip(round(x0), 0, w)), int(np.clip(round(y0), 0, h))
-                xb, yb = int(np.clip(round(x0 + pw), 0, w)), int(np.clip(round(y0 + ph), 0, h))
-                blind = box_sum(glare, xa, ya, xb, yb)
-                covered = box_sum(integral, xa, ya, xb, yb) / max(pw * ph - blind, pw * ph / 4)
-                inside = (xb - xa) * (yb - ya) / (pw * ph)  # cards lie on the mat
-                if box_sum(markers, xa, ya, xb, yb) / (pw * ph) < 0.15 and inside > 0.75:
-                    cover[(i, j)] = (covered, blind / (pw * ph))
-
-        def beside(i: int, j: int) -> bool:
-            return any(cover.get(c, (0.0, 0.0))[0] >= MIN_COVER
-                       for c in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)))
-
-        # glare must not make a card vanish from a shoal: a cell partly under glare, next
-        # to cards, is matched on what the glare leaves
-        todo = [c for c, (covered, blind) in cover.items()
-                if covered >= MIN_COVER or (blind >= GLARED and beside(*c))]
-        glared = [c for c, (_, blind) in cover.items() if blind >= GLARED]
-        dist, shifts = self._match(todo + [c for c in glared if c not in todo], small, known,
-                                   (noise, colour_noise), (ox, oy), (pw, ph), light.mat)
-        found: Found = {}
-        distances: dict[Cell, np.ndarray] = {}
-        for cell in todo:
-            d = dist[cell]
-            if cover[cell][0] >= SURELY:  # mostly not the mat's colour: a card lies there
-                d = d.copy()
-                d[0] = np.inf
-            label, conf, _ = matching.margin(d, templates.labels)
-            if label != matching.NO_CARD:
-                found[cell] = (label, conf * (1 - cover[cell][1]), self._box(cell, shifts[cell],
-                                                                             (ox, oy)))
-                distances[cell] = d
-
-        def is_bare(cell: Cell) -> bool:
-            return cell not in found and cover.get(cell, (0.0, 0.0))[1] < GLARED
-
-        for cell in cards.hidden_cells(found, glared, is_bare):
-            d = dist[cell]
-            t = 1 + int(np.argmin(d[1:]))  # covered: a section, never the bare mat
-            found[cell] = (templates.labels[t], 0.0, self._box(cell, shifts[cell], (ox, oy)))
-            distances[cell] = d
-        cards.same_card(found, distances, templates.labels)
-        cards.under_placed(found, distances, templates.labels,  # those not settled yet
-                           [c for c in glared if c in found and found[c][1] < cards.UNSURE])
+        origin = (x_top % sw, y_top % sh)
+        cells = self._cells(rectified.shape[:2], origin)
+        if not cells:
+            raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
+                              "and is this the right deck?")
+        clipped = (view.rectified >= lighting.CLIP).any(-1)
+        small = matching.prepare(rectified, PX_PER_MM)
+        known = matching.prepare(np.where(clipped, 0.0, 1.0).astype(np.float32), PX_PER_MM)
+        corners = np.array([(origin[0] + i * sw, origin[1] + j * sh) for i, j in cells])
+        ncc, shift = matching.correlations(small, known, corners, self.templates)
+        sections = ncc[:, 1:]  # the bare mat's zero template has no correlation
+        # the cells' best correlations fall in two groups, the bare mat's and the cards'
+        split, bare = two_groups(sections.max(1))
+        means = matching.sample(small, corners + shift, self.templates.box_mm,
+                                self.templates.inset_mm, (0,), outside=0.0).mean(1)
+        sections = mat_coloured(sections, means, self.templates.means[1:],
+                                sections.max(1) < split, sections.max(1) > (split + top_score) / 2,
+                                bare)
+        found = peel(cells, sections, (bare + top_score) / 2)
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")
-        density = calibration.photo_density(np.stack([distances[c] for c in found]),
-                                            self.margins.worn)
-        ox_mm, oy_mm = mat.origin_mm
-        veils = matching.veil(small, np.array([(b[0] - ox_mm, b[1] - oy_mm)
-                                               for _, _, b in found.values()]), templates,
-                              np.array([int(np.argmin(distances[c][1:])) + 1 for c in found]))
-        veil_of = dict(zip(found, veils, strict=True))
+        index = {c: k for k, c in enumerate(cells)}
+        order = sorted(found, key=lambda c: (c[1], c[0]))
+        dist = 1.0 - sections[[index[c] for c in order]]
+        density = calibration.photo_density(dist, self.margins.worn)
+        labels = self.templates.labels[1:]
+        boxes = [self._box(corners[index[c]] + shift[index[c]]) for c in order]
+        ox, oy = self.mat.origin_mm
+        veils = matching.veil(small, np.array([(b[0] - ox, b[1] - oy) for b in boxes]),
+                              self.templates, np.array([1 + found[c] for c in order]))
         x_min = min(i for i, _ in found)
         y_min = min(j for _, j in found)
         reading = Reading("shoal", {}, {}, view=view)
-        for (i, j), (label, _, box) in sorted(found.items(), key=lambda kv: (kv[0][1],
-                                                                           kv[0][0])):
+        for k, (i, j) in enumerate(order):
             name = f"{i - x_min},{j - y_min}"
-            options = calibration.posterior(distances[(i, j)], templates.labels, density)
-            options.pop(matching.NO_CARD, None)  # the lattice says a card lies there
-            total = sum(options.values()) or 1.0
-            options = {k: v / total for k, v in options.items()}
+            label = labels[found[(i, j)]]
+            options = calibration.posterior(dist[k], labels, density)
             reading.cells[name] = label
             reading.confidence[name] = options.get(label, 0.0)
             reading.candidates[name] = options
-            reading.boxes_mm[name] = box
-            reading.veil[name] = max(0.0, float(veil_of[(i, j)]))
+            reading.boxes_mm[name] = boxes[k]
+            reading.veil[name] = max(0.0, float(veils[k]))
         return reading
 
-    def _match(self, cells: list[Cell], small: np.ndarray, known: np.ndarray,
-               noise: tuple[float, float],
-               origin: tuple[float, float], pitch: tuple[float, float], mat: np.ndarray
-               ) -> tuple[dict[Cell, np.ndarray], dict[Cell, tuple[float, float]]]:
-        """Template distances of every cell at its best shift, and that shift."""
-        if not cells:
-            return {}, {}
-        corners = np.array([((origin[0] + i * pitch[0]) / PX_PER_MM,
-                             (origin[1] + j * pitch[1]) / PX_PER_MM) for i, j in cells])
-        dist, shift = matching.match(small, known, corners, self.templates, noise[0], mat,
-                                     noise[1])
-        return ({c: dist[k] for k, c in enumerate(cells)},
-                {c: (float(shift[k, 0]), float(shift[k, 1])) for k, c in enumerate(cells)})
-
-    def _box(self, cell: Cell, shift: tuple[float, float], origin: tuple[float, float]) -> Box:
-        """Where a cell matched best, in mat millimetres (x, y, w, h)."""
+    def _cells(self, shape: tuple[int, int], origin: tuple[float, float]) -> list[Cell]:
+        """The lattice cells wholly on the mat and off its markers."""
         sw, sh = self.deck.section_mm
-        dx, dy = shift
-        x_mm = (origin[0] + cell[0] * sw * PX_PER_MM) / PX_PER_MM + dx
-        y_mm = (origin[1] + cell[1] * sh * PX_PER_MM) / PX_PER_MM + dy
+        h, w = shape[0] / PX_PER_MM, shape[1] / PX_PER_MM
         ox, oy = self.mat.origin_mm
-        return ox + x_mm, oy + y_mm, sw, sh
+        markers = self.mat.marker_boxes_mm()
+        out = []
+        for j in range(int(h // sh) + 1):
+            for i in range(int(w // sw) + 1):
+                x0, y0 = origin[0] + (i - 1) * sw, origin[1] + (j - 1) * sh
+                if x0 < 0 or y0 < 0 or x0 + sw > w or y0 + sh > h:
+                    continue
+                mx, my = x0 + ox, y0 + oy
+                if any(mx < b[2] and mx + sw > b[0] and my < b[3] and my + sh > b[1]
+                       for b in markers):
+                    continue
+                out.append((i - 1, j - 1))
+        return out
+
+    def _box(self, corner: np.ndarray) -> tuple[float, float, float, float]:
+        """A cell's box where it matched best, in mat millimetres (x, y, w, h)."""
+        sw, sh = self.deck.section_mm
+        ox, oy = self.mat.origin_mm
+        return float(corner[0] + ox), float(corner[1] + oy), sw, sh
+
+
+def chroma(colours: np.ndarray) -> np.ndarray:
+    """Colour without brightness: log of each channel less their mean (K x 3)."""
+    logs = np.log(np.maximum(colours, 1e-3))
+    out: np.ndarray = logs - logs.mean(-1, keepdims=True)
+    return out
+
+
+def mat_coloured(sections: np.ndarray, means: np.ndarray, section_means: np.ndarray,
+                 bare_cells: np.ndarray, sure_cells: np.ndarray, bare: float) -> np.ndarray:
+    """``sections`` with every cell of the bare mat's colour kept from matching a section
+    clearly not of that colour (down to ``bare``): a plain section and the bare mat look
+    alike in pattern, not in colour.
+
+    Colours are compared without brightness (:func:`chroma`); the photo's cast is the
+    median difference between the ``sure_cells``' colour and their best section's, the
+    mat's colour and its spread are those of the ``bare_cells``."""
+    if bare_cells.sum() < 4 or not sure_cells.any():
+        return sections
+    cell = chroma(means)
+    best = sections.argmax(1)
+    cast = np.median(cell[sure_cells] - chroma(section_means[best[sure_cells]]), 0)
+    expected = chroma(section_means) + cast  # N x 3
+    mat = np.median(cell[bare_cells], 0)
+    off = np.linalg.norm(cell - mat, axis=1)
+    spread = max(0.01, 1.4826 * float(np.median(off[bare_cells])))
+    unlike_mat = np.linalg.norm(expected - mat, axis=1) > 4 * spread  # N
+    veto = (off < 2 * spread)[:, None] & unlike_mat[None, :]
+    out: np.ndarray = np.where(veto, np.minimum(sections, bare), sections)
+    return out
+
+
+def two_groups(values: np.ndarray) -> tuple[float, float]:
+    """Where a set of values splits best in two (Otsu's criterion: the split that
+    leaves each side least spread), and the median of the lower side."""
+    v = np.sort(values.astype(np.float64))
+    if len(v) < 2:
+        return float(v[0]) if len(v) else 0.0, float(v[0]) if len(v) else 0.0
+    k = np.arange(1, len(v))
+    total = np.cumsum(v)
+    low_mean = total[:-1] / k
+    high_mean = (total[-1] - total[:-1]) / (len(v) - k)
+    between = k * (len(v) - k) * (low_mean - high_mean) ** 2
+    cut = int(between.argmax()) + 1
+    return float((v[cut - 1] + v[cut]) / 2), float(np.median(v[:cut]))
+
+
+def peel(cells: list[Cell], sections: np.ndarray, stop: float) -> dict[Cell, int]:
+    """The visible section template of each covered cell, peeling cards top-down.
+
+    ``sections`` (cells x 4N) correlates each cell with section q of card n at column
+    4n + q. At each step every card at every lattice place is scored by the mean
+    correlation of its sections not yet explained (less :data:`FEWER` for each hidden
+    one); the best below ``stop`` ends the peeling."""
+    index = {c: k for k, c in enumerate(cells)}
+    n_cards = sections.shape[1] // 4
+    places = sorted({(i - dx, j - dy) for i, j in cells for dx, dy in QUADRANTS})
+    where = np.array([[index.get((a + dx, b + dy), -1) for dx, dy in QUADRANTS]
+                      for a, b in places])  # places x 4
+    on_mat = where >= 0
+    columns = np.arange(n_cards)[None, None, :] * 4 + np.arange(4)[None, :, None]
+    gathered = sections[np.maximum(where, 0)[:, :, None], columns]  # places x 4 x cards
+    explained = np.zeros(len(cells), bool)
+    found: dict[Cell, int] = {}
+    while True:
+        visible = on_mat & ~explained[np.maximum(where, 0)]
+        count = visible.sum(1)
+        if not count.any():
+            break
+        mean = (gathered * visible[:, :, None]).sum(1) / np.maximum(count, 1)[:, None]
+        score = np.where(count[:, None] > 0, mean - FEWER * (4 - count[:, None]), -np.inf)
+        place, card = np.unravel_index(int(score.argmax()), score.shape)
+        if score[place, card] < stop:
+            break
+        for q in np.flatnonzero(visible[place]):
+            k = int(where[place, q])
+            explained[k] = True
+            found[cells[k]] = int(card) * 4 + int(q)
+    return found
 
 
 def read(photo: np.ndarray, deck: Deck, mat: MatSpec) -> Reading:

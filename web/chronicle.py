@@ -7,6 +7,8 @@ scores became). :class:`Chronicle` keeps those states per session and folds only
 actions it has not seen, so a change costs one ``apply``, not a replay of the game.
 It works from a snapshot of the session's action list, so the view it builds is always
 consistent (state, seq and log from the same actions) even while another phone plays.
+Each session's steps are folded under that session's own lock: a long fold (the first
+view of a long game) holds up only the phones of that game, never the other tables.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine import Action, Game, replay
@@ -46,9 +48,12 @@ class Step:
 
 @dataclass
 class _Trace:
+    """One session's folded steps; ``lock`` guards ``start`` and ``steps``."""
+
     game: Game[Any]
-    start: Any
-    steps: list[Step]
+    start: Any = None
+    steps: list[Step] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 def actor(game: Game[Any], state: Any, action: Action) -> str | None:
@@ -63,23 +68,32 @@ def actor(game: Game[Any], state: Any, action: Action) -> str | None:
 
 class Chronicle:
     """Per-session step caches, of as many games as the table keeps (the ones touched
-    last); thread-safe."""
+    last); thread-safe: the cache of caches under one short lock, each session's fold
+    under its own."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._traces: OrderedDict[int, _Trace] = OrderedDict()
 
-    def steps(self, session: Session, actions: Sequence[Action]) -> tuple[Any, list[Step]]:
-        """The start state and one step per action of ``actions`` (a snapshot of the
-        session's log)."""
+    def _trace(self, session: Session) -> _Trace:
+        """The session's cache, made if new; the least recently used beyond
+        ``MAX_SESSIONS`` are let go (a fold still running on one finishes with it)."""
         with self._lock:
             trace = self._traces.get(session.id)
             if trace is None:
-                start = session.game.new(session.players, session.options)
-                trace = self._traces[session.id] = _Trace(session.game, start, [])
+                trace = self._traces[session.id] = _Trace(session.game)
             self._traces.move_to_end(session.id)
             while len(self._traces) > MAX_SESSIONS:
                 self._traces.popitem(last=False)
+            return trace
+
+    def steps(self, session: Session, actions: Sequence[Action]) -> tuple[Any, list[Step]]:
+        """The start state and one step per action of ``actions`` (a snapshot of the
+        session's log)."""
+        trace = self._trace(session)
+        with trace.lock:
+            if trace.start is None:
+                trace.start = session.game.new(session.players, session.options)
             kept = 0
             for old, new in zip(trace.steps, actions, strict=False):
                 if old.action != new:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+from dataclasses import replace
+from typing import Any
+
 from companion.table import Table
 from web.chronicle import Chronicle
 
@@ -62,3 +66,42 @@ def test_the_log_is_each_games_describe_and_shark_charts_its_prices(table: Table
         {"player": "Ann", "kind": "dividend", "amount": 1000,
          "why": "dividend, as red's price rose from $0 to $1,000: 1 share \u00d7 $1,000"}]
     assert "paid" not in view["log"][0]
+
+
+def test_a_long_fold_of_one_game_does_not_hold_up_another(table: Table) -> None:
+    """Each session folds under its own lock: while one game's log is being worked out
+    (here held inside its words), another game's view is built at once."""
+    slow = table.create("poodivers", ["Ann", "Ben"])
+    quick = table.create("poodivers", ["Cy", "Dee"])
+    for sid in (slow.id, quick.id):
+        table.play(sid, {"type": "flip", "cell": "A1", "face": "object"})
+    inside, release = threading.Event(), threading.Event()
+
+    class Held(type(slow.game)):  # type: ignore[misc]  # the same rules, slow words
+        def describe(self, before: Any, action: Any, after: Any) -> str:
+            inside.set()
+            assert release.wait(10)
+            return str(super().describe(before, action, after))
+
+    chronicle = Chronicle()
+    held: list[dict[str, Any]] = []
+    folding = threading.Thread(
+        target=lambda: held.append(chronicle.view(replace(slow, game=Held()))))
+    folding.start()
+    try:
+        assert inside.wait(5)
+        done = threading.Event()
+
+        def view_quick() -> None:
+            chronicle.view(quick)
+            done.set()
+
+        threading.Thread(target=view_quick).start()
+        assert done.wait(5), "the other game waited for this game's fold"
+        assert folding.is_alive()          # still folding the slow game
+    finally:
+        release.set()
+        folding.join(5)
+    assert held[0]["log"][0]["text"] == "Ann flipped A1: an object worth 1 point."
+    again = chronicle.view(slow)           # the same session, its steps kept
+    assert again["log"] == held[0]["log"] and again["seq"] == 1
