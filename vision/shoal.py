@@ -48,6 +48,9 @@ FEWER = 0.02
 """A card place showing fewer sections scores this much less for each one hidden: of two
 places that explain a cell equally well, the one that explains more of the photo wins."""
 
+NEAR = 6
+"""Bare cells nearest a cell whose colour is the mat's there (:func:`mat_coloured`)."""
+
 Cell = tuple[int, int]
 QUADRANTS: tuple[Cell, ...] = ((0, 0), (1, 0), (0, 1), (1, 1))
 """A card's sections in the deck's row-major order, as (dx, dy) from its top-left."""
@@ -135,7 +138,7 @@ class ShoalReader:
                                 self.templates.inset_mm, (0,), outside=0.0).mean(1)
         sections = mat_coloured(sections, means, self.templates.means[1:],
                                 sections.max(1) < split, sections.max(1) > (split + top_score) / 2,
-                                bare)
+                                bare, (bare + top_score) / 2, np.array(cells, float))
         found = peel(cells, sections, (bare + top_score) / 2)
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
@@ -164,7 +167,7 @@ class ShoalReader:
         return reading
 
     def _cells(self, shape: tuple[int, int], origin: tuple[float, float]) -> list[Cell]:
-        """The lattice cells wholly on the mat and off its markers."""
+        """The lattice cells wholly on the mat, clear of its edges, and off its markers."""
         sw, sh = self.deck.section_mm
         h, w = shape[0] / PX_PER_MM, shape[1] / PX_PER_MM
         ox, oy = self.mat.origin_mm
@@ -173,7 +176,8 @@ class ShoalReader:
         for j in range(int(h // sh) + 1):
             for i in range(int(w // sw) + 1):
                 x0, y0 = origin[0] + (i - 1) * sw, origin[1] + (j - 1) * sh
-                if x0 < 0 or y0 < 0 or x0 + sw > w or y0 + sh > h:
+                edge = lighting.EDGE_MM  # the table shows there when the mat is bent
+                if x0 < edge or y0 < edge or x0 + sw > w - edge or y0 + sh > h - edge:
                     continue
                 mx, my = x0 + ox, y0 + oy
                 if any(mx < b[2] and mx + sw > b[0] and my < b[3] and my + sh > b[1]
@@ -197,26 +201,39 @@ def chroma(colours: np.ndarray) -> np.ndarray:
 
 
 def mat_coloured(sections: np.ndarray, means: np.ndarray, section_means: np.ndarray,
-                 bare_cells: np.ndarray, sure_cells: np.ndarray, bare: float) -> np.ndarray:
+                 bare_cells: np.ndarray, sure_cells: np.ndarray, bare: float,
+                 stop: float, places: np.ndarray) -> np.ndarray:
     """``sections`` with every cell of the bare mat's colour kept from matching a section
     clearly not of that colour (down to ``bare``): a plain section and the bare mat look
     alike in pattern, not in colour.
 
     Colours are compared without brightness (:func:`chroma`); the photo's cast is the
-    median difference between the ``sure_cells``' colour and their best section's, the
-    mat's colour and its spread are those of the ``bare_cells``."""
+    median difference between the ``sure_cells``' colour and their best section's; the
+    mat's colour at a cell is that of the :data:`NEAR` ``bare_cells`` nearest it (cells
+    at ``places``, K x 2: light and veils change the mat's colour across the photo), and
+    its spread is how far bare cells stray from their neighbours'."""
     if bare_cells.sum() < 4 or not sure_cells.any():
         return sections
     cell = chroma(means)
     best = sections.argmax(1)
     cast = np.median(cell[sure_cells] - chroma(section_means[best[sure_cells]]), 0)
     expected = chroma(section_means) + cast  # N x 3
-    mat = np.median(cell[bare_cells], 0)
+    bare_at = np.flatnonzero(bare_cells)
+    apart = np.linalg.norm(places[:, None, :] - places[None, bare_at, :], axis=2)
+    apart[bare_at, np.arange(len(bare_at))] = np.inf  # a cell is not its own neighbour
+    near = np.argsort(apart, 1)[:, :min(NEAR, len(bare_at) - 1)]
+    mat = np.median(cell[bare_at[near]], 1)  # K x 3
     off = np.linalg.norm(cell - mat, axis=1)
     spread = max(0.01, 1.4826 * float(np.median(off[bare_cells])))
-    unlike_mat = np.linalg.norm(expected - mat, axis=1) > 4 * spread  # N
-    veto = (off < 2 * spread)[:, None] & unlike_mat[None, :]
+    unlike_mat = np.linalg.norm(expected[None, :, :] - mat[:, None, :], axis=2) > 4 * spread
+    veto = (off < 2 * spread)[:, None] & unlike_mat
     out: np.ndarray = np.where(veto, np.minimum(sections, bare), sections)
+    # and a cell clearly not of the mat's colour but of a section's matches it at least
+    # as well as a card must: a plain or glared section is no less there for its lack
+    # of pattern
+    alike = np.linalg.norm(cell[:, None, :] - expected[None, :, :], axis=2) < 2 * spread
+    lift = (off > 4 * spread)[:, None] & unlike_mat & alike
+    out = np.where(lift, np.maximum(out, stop), out)
     return out
 
 

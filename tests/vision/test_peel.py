@@ -64,7 +64,7 @@ WASHED_OUT = pytest.mark.xfail(
     "correlates with nothing, so the peel leaves it out (README, Vision)")
 
 
-@pytest.mark.parametrize("seed", [700048, pytest.param(700109, marks=WASHED_OUT),
+@pytest.mark.parametrize("seed", [700048, 700109,
                                   pytest.param(700125, marks=WASHED_OUT)])
 def test_a_glare_spot_over_a_section_does_not_change_the_reading(
         deck: Deck, a3: MatSpec, seed: int) -> None:
