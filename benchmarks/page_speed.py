@@ -110,8 +110,10 @@ def taps_for(view: dict[str, Any], rnd: random.Random) -> list[str]:
                           ("roll", "#roll-for-me"), ("end_turn", "#end-turn")):
             if kind in legal:
                 return [tap]
-        if "place" in legal:
-            return [".sk-cell.target"]
+        if "place" in legal:      # a black face without the joker: choose the building
+            buildings = [b for b in view["state"]["pending"]["choices"] if b != "remove_neutral"]
+            chip = [f'#controls button.chip[data-company="{buildings[0]}"]:not([data-die])']
+            return (chip if len(buildings) > 1 else []) + [".sk-cell.target"]
         return []
     for kind, tap in (("move", "button.space.target"), ("start_search", "#timer-start"),
                       ("draw", ".clues.pick button.clue"), ("take", ".clues.pick button.clue"),

@@ -163,6 +163,16 @@ def test_every_move_form_takes_only_from_the_dossier_named_and_is_tapped(
         # As wide as the screen with the form open (the tally's long choice once made a
         # phone's page 1008 px wide, and taps then landed on other sections).
         assert page.evaluate("document.documentElement.scrollWidth") <= DEVICES[size]["width"]
+        # Every control the browser scrolls to (as focus does) is itself under the finger,
+        # not the pinned status bar.
+        covered = page.evaluate("""form => [...document.querySelectorAll(
+            `${form} select, ${form} input, ${form} button`)].filter((el) => {
+              el.scrollIntoView({ block: "start" });
+              const r = el.getBoundingClientRect();
+              const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+              return !(top && (el.contains(top) || top.contains(el)));
+            }).map((el) => el.outerHTML.slice(0, 50))""", form)
+        assert covered == [], f"{size}: {covered}"
         for clue in ("key-1a", "key-1b"):
             box = f'{form} fieldset[data-field="give"] input[value=\'"{clue}"\']'
             page.tap(box, timeout=3000)      # fails when anything else would get the tap

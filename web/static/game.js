@@ -368,14 +368,21 @@ window.GamePage = (function () {
 
   // Looking back: the board as it was after action n, read-only, until "Back to now".
   let past = null;     // the view after action past.seq, or null: the game as it is
+  let aim = null;      // the move last asked for: a quick second tap goes on from it
+  let asked = 0;       // counts the asks, so only the last one's answer is drawn
   async function lookBack(n) {
-    if (n === null || n >= view.seq) { past = null; render(); return; }
+    const ask = ++asked;
+    if (n === null || n >= view.seq) { aim = null; past = null; render(); return; }
+    aim = Math.max(0, n);
     try {
-      past = await api("GET", `${base}/history/${Math.max(0, n)}`);
+      const v = await api("GET", `${base}/history/${aim}`);
+      if (ask !== asked) return;
+      past = v;
       render();
       window.scrollTo({ top: 0 });
     } catch (err) { flash(err.message); }
   }
+  const step = (by) => lookBack((aim === null ? past.seq : aim) + by);
 
   function renderPast() {
     const box = document.getElementById("past");
@@ -388,8 +395,8 @@ window.GamePage = (function () {
       h("span", { class: "muted" }, "(looking back: nothing can be played here)"),
       h("div", { class: "row" },
         h("button", { type: "button", id: "past-back", disabled: past.seq === 0,
-          onclick: () => lookBack(past.seq - 1) }, "◀ Earlier"),
-        h("button", { type: "button", id: "past-next", onclick: () => lookBack(past.seq + 1) }, "Later ▶"),
+          onclick: () => step(-1) }, "◀ Earlier"),
+        h("button", { type: "button", id: "past-next", onclick: () => step(1) }, "Later ▶"),
         h("button", { type: "button", class: "primary", id: "past-now", onclick: () => lookBack(null) }, "Back to now")));
   }
 
@@ -397,6 +404,10 @@ window.GamePage = (function () {
     const v = past ? Object.assign({}, past, { legal: [], log: view.log.slice(0, past.seq),
       timeline: view.timeline.slice(0, past.seq + 1) }) : view;
     document.body.classList.toggle("looking-back", !!past);
+    // What the browser scrolls to (a focused control, a tap error) stops below the pinned
+    // status, not under it.
+    const status = document.getElementById("status");
+    document.documentElement.style.scrollPaddingTop = `${status.offsetHeight + 8}px`;
     document.getElementById("turn").textContent = who(v);
     document.getElementById("turn").classList.toggle("over", v.over);
     document.getElementById("turn").classList.toggle("mine", !past && isMine(v));
