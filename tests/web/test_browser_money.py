@@ -9,7 +9,7 @@ import random
 import re
 from typing import Any
 
-from tests.games.shark.test_words import ENGINE
+from tests.support.words import ENGINE
 from tests.web.conftest import ARTIFACTS, PHONE, TABLET, Server, api_get, api_post, screenshot
 from tests.web.scripted import choose
 

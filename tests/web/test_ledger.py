@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.games.shark.test_words import CODE, ENGINE
 from tests.support.driver import choose
+from tests.support.words import CODE, ENGINE
 
 PLAYERS = ["Ann", "Ben", "Cid", "Dan"]
 

@@ -16,12 +16,10 @@ from companion.games.shark import GAME, words
 from companion.grid import Cell
 from companion.words import money
 from tests.games.shark.position import build, drawn, forced, forced_sale_position, holding, started
+from tests.support.words import CODE, ENGINE
 
 FORCED = re.compile(r"^(\w+) sold (\d+) (red|blue|green|yellow) at \$[\d,]+ to cover a "
                     r"\$[\d,]+ loss")
-CODE = re.compile(r"\b(end_turn|forced_sell|choose_stock|remove_neutral|None)\b|_")
-ENGINE = re.compile(r"->|\bx\b|\bloss: \w+ \$|=|[{}\[\]]|\bNone\b|_")
-"""The shapes of the engine's own notes ("blue $1,000 -> $2,000 x 4", "loss: ...")."""
 TIMES = re.compile(r"(\d+) shares? \u00d7 \$([\d,]+)")
 EACH = re.compile(r"^(?:bought|sold|forced sale of) (\d+) \w+ shares? at \$([\d,]+) each")
 
