@@ -13,18 +13,17 @@ in. Build a :class:`PooDiversReader` once per faces file, mat and layout.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from companion.grid import Cell
-from vision import calibration, lighting, matching, threads
+from vision import calibration, lighting, matching
 from vision.decks import Faces, load_faces
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
-from vision.reading import Reading
+from vision.reading import Reading, timed
 
 FIXED = ("closed", "blank", "sleeper")
 """The faces every card shows one of, unless it shows an object."""
@@ -133,11 +132,7 @@ class PooDiversReader:
 
     def read(self, photo: np.ndarray) -> Reading:
         """Read every card cell of the layout ("#" card, "." gap) in ``photo``."""
-        threads.one_thread()
-        start = time.perf_counter()
-        reading = self._read(photo)
-        reading.ms = round((time.perf_counter() - start) * 1000)
-        return reading
+        return timed(self._read, photo)
 
     def _read(self, photo: np.ndarray) -> Reading:
         rows, templates, faces, mat = self.rows, self.templates, self.faces, self.mat

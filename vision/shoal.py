@@ -31,17 +31,16 @@ sections found are 0.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision import calibration, lighting, matching, threads
+from vision import calibration, lighting, matching
 from vision.decks import Deck, load_deck
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
-from vision.reading import Reading
+from vision.reading import Reading, timed
 
 SEARCH_PX_PER_MM = 0.5
 """Resolution of the whole-card search for the top card."""
@@ -80,11 +79,7 @@ class ShoalReader:
 
     def read(self, photo: np.ndarray) -> Reading:
         """Read the shoal in ``photo``; :class:`VisionError` if the mat is not found."""
-        threads.one_thread()
-        start = time.perf_counter()
-        reading = self._read(photo)
-        reading.ms = round((time.perf_counter() - start) * 1000)
-        return reading
+        return timed(self._read, photo)
 
     def top_card(self, rectified: np.ndarray) -> tuple[float, float]:
         """Where the whole card that correlates best lies (top-left, mm in the rectified
