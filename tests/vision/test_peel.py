@@ -40,8 +40,8 @@ def test_bare_mat_is_left_out_and_the_stop_is_what_ends_the_peel() -> None:
     assert shoal.peel(CELLS, table(shows), stop=0.95) == {}
 
 
-def test_a_cell_that_matches_no_card_place_is_not_carried_in_by_its_neighbours() -> None:
-    # a lone fish-like cell off the shoal scores well for no whole card: it stays bare
+def test_a_lone_cell_that_matches_weakly_stays_bare() -> None:
+    # a fish-like cell off the shoal, weaker than a card must be, is no card
     shows = {(0, 0): 0, (1, 0): 1, (0, 1): 2, (1, 1): 3}
     corr = table(shows)
     corr[CELLS.index((3, 2)), 5] = 0.5
@@ -52,6 +52,27 @@ def test_two_groups_splits_bare_from_cards() -> None:
     split, low = shoal.two_groups(np.array([0.2, 0.25, 0.3, 0.22, 0.9, 0.95, 0.85]))
     assert 0.3 < split < 0.85
     assert low == pytest.approx(0.235)
+
+
+MAT, CARD = (0.8, 0.8, 0.8), (0.5, 0.7, 0.9)
+"""A grey mat and a warm card ground (BGR, paper white 1)."""
+
+
+def test_colour_keeps_the_bare_mat_from_a_section_and_lifts_a_plain_section() -> None:
+    places = np.array([(i, 0) for i in range(8)], float)
+    # cells 0-4 bare mat, 5 a patterned section, 6 a plain section of the card's
+    # colour that correlates with nothing, 7 bare mat that happens to correlate well
+    means = np.array([MAT] * 5 + [CARD, CARD, MAT])
+    corr = np.array([[0.2, 0.2]] * 5 + [[0.95, 0.3], [0.1, 0.1], [0.3, 0.9]])
+    section_means = np.array([CARD, CARD])
+    bare_cells = np.array([True] * 5 + [False, False, True])
+    sure = np.array([False] * 5 + [True, False, False])
+    out = shoal.mat_coloured(corr, means * (1 + 0.002 * np.arange(8))[:, None],
+                             section_means, bare_cells, sure, bare=0.2, stop=0.6,
+                             places=places)
+    assert out[7, 1] == 0.2           # the mat's colour: no section of the card's
+    assert out[6].min() >= 0.6        # the card's colour: there, plain as it is
+    assert out[5, 0] == 0.95 and (out[:5] == corr[:5]).all()
 
 
 @pytest.fixture(scope="module")
