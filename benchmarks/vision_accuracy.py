@@ -51,6 +51,7 @@ from vision.synth_tables import STYLES, TIERS, Table, write_table
 
 BLENDER = Path(__file__).resolve().parents[1] / "tests" / "vision" / "blender"
 LAYOUTS = sorted(named())
+GAMES = ("shoal", "poodivers")
 Read = Callable[[np.ndarray], Reading]
 
 
@@ -182,6 +183,7 @@ def main() -> None:
     p.add_argument("--cli", type=int, default=8, help="photos timed through the CLI")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--styles", nargs="*", default=sorted(STYLES), choices=sorted(STYLES))
+    p.add_argument("--games", nargs="*", default=list(GAMES), choices=GAMES)
     args = p.parse_args()
     cv2.setNumThreads(1)
     out: dict[str, Any] = {
@@ -200,7 +202,7 @@ def main() -> None:
             out["styles"][name] = {"about": STYLES[name].about}
             for tier in TIERS:
                 row = {game: measure(synth_cases(table, tier, game, args.n, args.seed))
-                       for game in ("shoal", "poodivers")}
+                       for game in args.games}
                 out["styles"][name][tier] = row
                 for game, result in row.items():
                     by_tier.setdefault(game, {}).setdefault(tier, []).append(result)
@@ -211,11 +213,10 @@ def main() -> None:
         out["calibration"] = {game: calibration([r for parts in tiers.values() for r in parts])
                               for game, tiers in by_tier.items()}
         if (BLENDER / "truth.json").is_file():
-            out["blender"] = {game: measure(blender_cases(game))
-                              for game in ("shoal", "poodivers")}
+            out["blender"] = {game: measure(blender_cases(game)) for game in args.games}
             out["calibration_blender"] = {game: calibration([r])
                                           for game, r in out["blender"].items()}
-        if args.cli:
+        if args.cli and "shoal" in args.games:
             table = tables.get("offwhite") or next(iter(tables.values()))
             out["cli"] = {"style": table.style.name, **cli_timing(table, Path(tmp), args.cli)}
     out["load_after"] = os.getloadavg()[0]

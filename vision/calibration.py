@@ -4,7 +4,7 @@ Nothing here is a constant of the project's own art. When a deck or a faces file
 loaded, its images are scored against each other (:func:`margins`):
 
 - each template against its own image photographed a little worse (1 mm off, blurred
-  1 mm more: :attr:`vision.matching.Templates.worn`): how far a true match lies at best;
+  1 mm more: :attr:`vision.templates.Templates.worn`): how far a true match lies at best;
 - each template against the nearest template of another value: how far a wrong one is.
 
 Two values whose images lie within :data:`ALIKE` times the worn distance cannot be told
@@ -32,7 +32,8 @@ import numpy as np
 
 from vision import matching
 from vision.decks import Deck, Faces
-from vision.matching import QUANTUM, Templates, distances, window
+from vision.matching import QUANTUM, distances, window
+from vision.templates import NO_CARD, Templates, poo_templates, shoal_templates
 
 ALIKE = 1.5
 """Images of two values that differ by less than this many times what a photo alone does
@@ -138,16 +139,16 @@ def alike_messages(deck: Deck | None = None, faces: Faces | None = None,
     (empty when everything can)."""
     names: list[str] = []
     if deck is not None:
-        templates = matching.shoal_templates(deck)
+        templates = shoal_templates(deck)
         names = ["the bare mat"] + [f"card {c.id} {pos} ({value})"
                                     for c in deck.cards.values()
                                     for pos, value in zip(POSITIONS,
                                                           (v for r in c.sections for v in r),
                                                           strict=True)]
-        found = margins(templates, frozenset({matching.NO_CARD}))
+        found = margins(templates, frozenset({NO_CARD}))
         what = "sections"
     elif faces is not None:
-        templates = matching.poo_templates(faces)
+        templates = poo_templates(faces)
         names = [f"{face} ({p.name})" for face, paths in faces.faces.items() for p in paths]
         # objects need not be told from each other, only from the other faces
         found = margins(templates)

@@ -151,8 +151,8 @@ def cmd_read_poodivers(args: argparse.Namespace) -> int:
 
 
 def cmd_capture_deck(args: argparse.Namespace) -> int:
-    from vision import calibration, capture, matching
-    from vision.decks import load_deck
+    from vision import calibration, capture
+    from vision.decks import load_deck, missing_images
     from vision.mat import mat_of, read_photo
     photo = read_photo(args.photo)
     deck_file = args.deck / "deck.json" if args.deck.is_dir() else args.deck
@@ -161,7 +161,7 @@ def cmd_capture_deck(args: argparse.Namespace) -> int:
     print(f"saved {len(written)} card images ({written[0]} to {written[-1]}) next to "
           f"{deck_file}")
     deck = load_deck(deck_file)
-    if not matching.missing_images(deck):
+    if not missing_images(deck):
         for line in calibration.alike_messages(deck=deck):
             print(f"warning: {line}")
     return 0

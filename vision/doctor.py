@@ -50,8 +50,8 @@ def check_camera(setup: Setup) -> Iterable[Finding]:
 
 def check_cards(setup: Setup) -> Iterable[Finding]:
     """The [vision] deck and faces: they load, and no two values look alike in a photo."""
-    from vision import calibration, matching
-    from vision.decks import load_deck, load_faces
+    from vision import calibration
+    from vision.decks import load_deck, load_faces, missing_images
 
     files = setup.settings.vision or {}
     for key in ("deck", "faces"):
@@ -61,9 +61,9 @@ def check_cards(setup: Setup) -> Iterable[Finding]:
         try:
             if key == "deck":
                 deck = load_deck(Path(str(files[key])))
-                if matching.missing_images(deck):
+                if missing_images(deck):
                     yield problem(name, f"{files[key]}: cards without pictures "
-                                  f"({', '.join(matching.missing_images(deck)[:3])} …)",
+                                  f"({', '.join(missing_images(deck)[:3])} …)",
                                   "photograph them with `companion vision capture-deck`")
                     continue
                 lines = calibration.alike_messages(deck=deck)

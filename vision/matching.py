@@ -1,4 +1,4 @@
-"""Templates built from straight-on card images, and matching table cells against them.
+"""Matching table cells against templates of straight-on card images.
 
 A cell is compared in paper-white units (:mod:`vision.lighting`), blurred and sampled
 at 2 mm, a few millimetres inside its edges, at a few shifts (cards lie a little off
@@ -10,31 +10,21 @@ channels) with a plane instead of a mean. Patterns weaker than the photo's own n
 damped (:func:`distances`, ``eps2``), so a plain face matches a plain cell. Every cell
 at every shift against every template is one matrix product.
 
-Clipped pixels (unknown) are left out of the comparison, one by one.
-
-Templates are cached on disk (``$COMPANION_CACHE``, else ``$XDG_CACHE_HOME/companion``,
-else ``~/.cache/companion``) under a key made of the JSON file, the images' names, sizes
-and modification times and :data:`VERSION`: change the deck and they are rebuilt.
+Clipped pixels (unknown) are left out of the comparison, one by one. The templates
+themselves are built and cached by :mod:`vision.templates`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
-from vision import images
-from vision.decks import Deck, Faces, missing_images
-from vision.errors import VisionError
+if TYPE_CHECKING:
+    from vision.templates import Templates
 
-VERSION = 5
-"""Bump when features change, so old caches are not used."""
 
 FEATURE_PX_PER_MM = 1.0
 BLUR_MM = 1.0
@@ -43,36 +33,11 @@ STEP = 2
 SHIFTS_MM = (-4, -2, 0, 2, 4)
 FINE_MM = (-1, 0, 1)
 """Around the best of :data:`SHIFTS_MM`, the cell is matched again at these shifts."""
-WORN_MM = 0.5
-"""How far off a cell still is after the fine shifts (at most 0.5 mm each way)."""
-
-NO_CARD = "no-card"
-"""The bare mat: nothing but the mat's own colour, no pattern (a zero template)."""
 
 QUANTUM = 1 / 255
 """One grey level of an 8-bit photo in paper-white units: the least noise there is."""
 FLOOR = 3.0
 """A pattern weaker than this many times the photo's noise (per sample) is damped."""
-
-
-@dataclass(frozen=True)
-class Templates:
-    labels: tuple[str, ...]
-    features: np.ndarray
-    """N x D float32, one row per template, plane removed per channel (paper white 1)."""
-    box_mm: tuple[float, float]
-    """Size of the box a feature describes (a section, a card)."""
-    inset_mm: float
-    worn: np.ndarray
-    """N, each template's distance to its own image photographed a little worse
-    (:data:`WORN_MM` off and blurred 1 mm more): the least a true match's distance is."""
-    means: np.ndarray
-    """N x 3, each template's mean colour over its window (paper white 1)."""
-    wear: float
-    """Per-sample variance of what that does to a template (paper-white units squared):
-    a pattern weaker than this is not told from what a photo does to a card."""
-    cached: bool = False
-    """True when read from the cache instead of built."""
 
 
 def window(box_mm: tuple[float, float], inset_mm: float) -> tuple[int, int]:
@@ -82,7 +47,7 @@ def window(box_mm: tuple[float, float], inset_mm: float) -> tuple[int, int]:
 
 
 @cache
-def _plane(ww: int, wh: int) -> np.ndarray:
+def plane_basis(ww: int, wh: int) -> np.ndarray:
     """Orthonormal basis (n x 3) of offset and tilt over the sampled window."""
     ys, xs = np.mgrid[0:wh:STEP, 0:ww:STEP].astype(np.float64)
     basis = np.stack([np.ones(xs.size), xs.ravel() - xs.mean(), ys.ravel() - ys.mean()], 1)
@@ -91,7 +56,7 @@ def _plane(ww: int, wh: int) -> np.ndarray:
     return out
 
 
-def _deplane(samples: np.ndarray, q: np.ndarray) -> np.ndarray:
+def deplane(samples: np.ndarray, q: np.ndarray) -> np.ndarray:
     """``samples`` (M x n x 3) with each channel's best plane removed."""
     m, n, c = samples.shape
     cols = samples.transpose(1, 0, 2).reshape(n, m * c)
@@ -100,9 +65,9 @@ def _deplane(samples: np.ndarray, q: np.ndarray) -> np.ndarray:
     return out
 
 
-def _deplane_weighted(samples: np.ndarray, weight: np.ndarray, q: np.ndarray) -> np.ndarray:
+def deplane_weighted(samples: np.ndarray, weight: np.ndarray, q: np.ndarray) -> np.ndarray:
     """The same fitted to the known samples only (``weight`` M x n, 0 or 1)."""
-    out = _deplane(samples, q)
+    out = deplane(samples, q)
     some = np.flatnonzero(weight.min(1) < 1)
     if some.size:
         w = weight[some].astype(np.float32)
@@ -193,19 +158,19 @@ def distances(samples: np.ndarray, templates: Templates, noise: float,
     damped when weaker than :data:`FLOOR` times ``noise`` plus the templates' wear;
     ``weight`` (M x n, 0 for clipped samples) leaves pixels out."""
     ww, wh = window(templates.box_mm, templates.inset_mm)
-    q = _plane(ww, wh)
+    q = plane_basis(ww, wh)
     m, n = samples.shape[:2]
     t = templates.features
     eps2 = n * 3 * ((FLOOR * noise) ** 2 + templates.wear)
     if weight is not None:  # mostly clipped: compare what there is
         weight = np.where(weight.mean(1, keepdims=True) < 0.25, 1, weight)
     if weight is None or bool((weight >= 1).all()):
-        p = _deplane(samples, q).reshape(m, -1)
+        p = deplane(samples, q).reshape(m, -1)
         pp = (p * p).sum(1)[:, None]
         pt = p @ t.T
         tt = (t * t).sum(1)[None, :]
     else:
-        p3 = _deplane_weighted(samples, weight, q)
+        p3 = deplane_weighted(samples, weight, q)
         w3 = np.repeat(weight, 3, axis=1).reshape(m, -1)
         p = p3.reshape(m, -1) * w3
         pp = (p * p).sum(1)[:, None]
@@ -277,7 +242,7 @@ def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     samples = sample(small, corners_mm, box, inset, (0,), outside=0.0)
     weight = (sample(known, corners_mm, box, inset, (0,), outside=1.0) > 0.5
               ).astype(np.float32)
-    flat = _deplane_weighted(samples, weight, _plane(ww, wh)) * weight[:, :, None]
+    flat = deplane_weighted(samples, weight, plane_basis(ww, wh)) * weight[:, :, None]
     m = len(flat)
     flat = flat.reshape(m, -1)
     t = templates.features
@@ -321,39 +286,6 @@ def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     return np.maximum(ncc, near), shift
 
 
-Feature = tuple[np.ndarray, np.ndarray, np.ndarray]
-"""A template's features, those of its worn image, and its mean colour."""
-
-
-def _image_features(path: Path, box_mm: tuple[float, float], inset_mm: float,
-                    split: tuple[int, int]) -> list[Feature]:
-    """Features of each box of a straight-on card image split into cols x rows boxes, and
-    of the same photographed a little worse (:data:`WORN_MM` off, blurred 1 mm more)."""
-    img = images.load(path)
-    cols, rows = split
-    size = (round(box_mm[0] * cols * FEATURE_PX_PER_MM),
-            round(box_mm[1] * rows * FEATURE_PX_PER_MM))
-    # a scan's full scale is paper white, as capture-deck writes it
-    flat = cv2.resize(img, size, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
-    small = cv2.GaussianBlur(flat, (0, 0), BLUR_MM * FEATURE_PX_PER_MM,
-                             borderType=cv2.BORDER_REPLICATE)
-    off = np.array([[1, 0, -WORN_MM * FEATURE_PX_PER_MM], [0, 1, -WORN_MM * FEATURE_PX_PER_MM]],
-                   np.float32)
-    worse = cv2.GaussianBlur(cv2.warpAffine(small, off, size, borderMode=cv2.BORDER_REPLICATE),
-                             (0, 0), BLUR_MM * FEATURE_PX_PER_MM, borderType=cv2.BORDER_REPLICATE)
-    ww, wh = window(box_mm, inset_mm)
-    q = _plane(ww, wh)
-    out = []
-    for r in range(rows):
-        for c in range(cols):
-            corner = np.array([[c * box_mm[0], r * box_mm[1]]])
-            clean = sample(small, corner, box_mm, inset_mm, (0,), outside=0.0)
-            worn = sample(worse, corner, box_mm, inset_mm, (0,), outside=0.0)
-            out.append((_deplane(clean, q).reshape(-1), _deplane(worn, q).reshape(-1),
-                        clean[0].mean(0)))
-    return out
-
-
 def veil(small: np.ndarray, corners_mm: np.ndarray, templates: Templates,
          best: np.ndarray) -> np.ndarray:
     """How much brighter (paper-white units, K) each box is than its best template
@@ -362,166 +294,8 @@ def veil(small: np.ndarray, corners_mm: np.ndarray, templates: Templates,
     box, inset = templates.box_mm, templates.inset_mm
     ww, wh = window(box, inset)
     raw = sample(small, corners_mm, box, inset, (0,))
-    flat = _deplane(raw, _plane(ww, wh)).reshape(len(raw), -1)
+    flat = deplane(raw, plane_basis(ww, wh)).reshape(len(raw), -1)
     t = templates.features[best]
     gain = (flat * t).sum(1) / np.maximum((t * t).sum(1), 1e-9)
     out: np.ndarray = (raw.mean(1) - gain[:, None] * templates.means[best]).mean(1)
     return out
-
-
-def _cache_dir() -> Path:
-    if os.environ.get("COMPANION_CACHE"):
-        return Path(os.environ["COMPANION_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "companion"
-
-
-def _key(kind: str, file: Path, images: list[Path]) -> str:
-    h = hashlib.sha256(f"{kind} {VERSION}".encode())
-    h.update(file.read_bytes())
-    for p in images:
-        st = p.stat()
-        h.update(f"{p.name} {st.st_size} {st.st_mtime_ns}".encode())
-    return h.hexdigest()[:24]
-
-
-Builder = Callable[[], tuple[list[str], list[Feature]]]
-
-
-def _wear(features: np.ndarray, worse: np.ndarray) -> float:
-    """See :attr:`Templates.wear`: the median over templates."""
-    change = ((features - worse) ** 2).mean(1)
-    return float(np.median(change[(features != 0).any(1)])) if len(change) else 0.0
-
-
-def _worn(features: np.ndarray, worse: np.ndarray, box_mm: tuple[float, float],
-          inset_mm: float) -> np.ndarray:
-    """Each template's distance to its worse photograph (see :attr:`Templates.worn`)."""
-    tmp = Templates((), features, box_mm, inset_mm, np.zeros(len(features)),
-                    np.zeros((len(features), 3)), _wear(features, worse))
-    ww, wh = window(box_mm, inset_mm)
-    n = len(range(0, wh, STEP)) * len(range(0, ww, STEP))
-    d = distances(worse.reshape(len(worse), n, 3), tmp, QUANTUM)
-    out: np.ndarray = np.diag(d).astype(np.float32)
-    return out
-
-
-def _cached(kind: str, file: Path, images: list[Path], box_mm: tuple[float, float],
-            inset_mm: float, build: Builder) -> Templates:
-    path = _cache_dir() / "vision" / f"{kind}-{_key(kind, file, images)}.npz"
-    try:
-        with np.load(path) as data:
-            return Templates(tuple(str(s) for s in data["labels"]), data["features"],
-                             box_mm, inset_mm, data["worn"], data["means"], float(data["wear"]),
-                             cached=True)
-    except (OSError, KeyError, ValueError):
-        pass
-    labels, feats = build()
-    features = np.stack([f for f, _, _ in feats]).astype(np.float32)
-    worse = np.stack([w for _, w, _ in feats]).astype(np.float32)
-    means = np.stack([m for _, _, m in feats]).astype(np.float32)
-    worn = _worn(features, worse, box_mm, inset_mm)
-    templates = Templates(tuple(labels), features, box_mm, inset_mm, worn, means,
-                          _wear(features, worse))
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, labels=np.array(labels), features=templates.features, worn=worn,
-                 means=means, wear=templates.wear)
-        tmp.replace(path)
-    except OSError:
-        pass  # a read-only cache only costs the rebuild next time
-    return templates
-
-
-SECTION_INSET_MM = 3.0
-CARD_INSET_MM = 2.5
-
-
-def shoal_templates(deck: Deck) -> Templates:
-    """One template per section of every card image, after the bare mat (``no-card``)."""
-    missing = missing_images(deck)
-    where = deck.source or "the deck"
-    if missing:
-        raise VisionError(f"the deck {where} has no image for card {missing[0]} "
-                          f"({len(missing)} cards without one): photograph the cards with "
-                          "`companion vision capture-deck` or add straight-on scans")
-    cards = list(deck.cards.values())
-    images = [c.image for c in cards if c.image is not None]
-    box = deck.section_mm
-
-    def build() -> tuple[list[str], list[Feature]]:
-        zero = np.zeros(_feature_len(box, SECTION_INSET_MM), np.float32)
-        labels, feats = [NO_CARD], [(zero, zero, np.full(3, np.nan, np.float32))]
-        for card in cards:
-            assert card.image is not None
-            for value, f in zip((v for row in card.sections for v in row),
-                                _image_features(card.image, box, SECTION_INSET_MM, (2, 2)),
-                                strict=True):
-                labels.append(value)
-                feats.append(f)
-        return labels, feats
-
-    deck_file = deck.source or Path("deck.json")
-    return _cached("shoal", deck_file, images, box, SECTION_INSET_MM, build)
-
-
-def whole_cards(deck: Deck, px_per_mm: float, inset_mm: float) -> np.ndarray:
-    """Every card picture of a deck whole, in grey, at ``px_per_mm``, less ``inset_mm``
-    of each edge (N x h x w float32, 0..255), cached on disk as the templates are."""
-    cards = list(deck.cards.values())
-    images_ = [c.image for c in cards if c.image is not None]
-    deck_file = deck.source or Path("deck.json")
-    path = _cache_dir() / "vision" / (f"whole-{px_per_mm:g}-{inset_mm:g}-"
-                                      f"{_key('whole', deck_file, images_)}.npz")
-    try:
-        with np.load(path) as data:
-            cached: np.ndarray = data["cards"]
-            return cached
-    except (OSError, KeyError, ValueError):
-        pass
-    sw, sh = deck.section_mm
-    size = (round(2 * sw * px_per_mm), round(2 * sh * px_per_mm))
-    i = round(inset_mm * px_per_mm)
-    out = np.stack([cv2.resize(cv2.cvtColor(images.load(p), cv2.COLOR_BGR2GRAY), size,
-                               interpolation=cv2.INTER_AREA)[i:size[1] - i, i:size[0] - i]
-                    for p in images_]).astype(np.float32)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, cards=out)
-        tmp.replace(path)
-    except OSError:
-        pass  # a read-only cache only costs the rebuild next time
-    return out
-
-
-def poo_templates(faces: Faces) -> Templates:
-    """One template per face image, labelled closed, blank, sleeper or object."""
-    images = [p for ps in faces.faces.values() for p in ps]
-    box = faces.card_mm
-
-    def build() -> tuple[list[str], list[Feature]]:
-        labels, feats = [], []
-        for face, paths in faces.faces.items():
-            for p in paths:
-                labels.append(face)
-                feats.append(_image_features(p, box, CARD_INSET_MM, (1, 1))[0])
-        return labels, feats
-
-    return _cached("poodivers", faces.path, images, box, CARD_INSET_MM, build)
-
-
-def _feature_len(box_mm: tuple[float, float], inset_mm: float) -> int:
-    ww, wh = window(box_mm, inset_mm)
-    return len(range(0, wh, STEP)) * len(range(0, ww, STEP)) * 3
-
-
-def margin(dist: np.ndarray, labels: tuple[str, ...]) -> tuple[str, float, float]:
-    """Label of the closest template, how far the closest other label is beyond it
-    ((d2 - d1) / (d2 + d1), 0..1), and the best distance."""
-    order = np.argsort(dist)
-    best = labels[order[0]]
-    d1 = float(dist[order[0]])
-    d2 = next((float(dist[i]) for i in order[1:] if labels[i] != best), d1 * 4 + 1e-3)
-    return best, (d2 - d1) / (d2 + d1 + 1e-9), d1

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from companion.grid import Cell
-from vision import calibration, lighting, matching
+from vision import calibration, lighting, matching, templates
 from vision.decks import Faces, load_faces
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
@@ -99,7 +99,7 @@ def refine_grid(mask: np.ndarray, rows: tuple[str, ...], card_px: tuple[float, f
     return x0, y0, px, py
 
 
-def object_margin(templates: matching.Templates, margins: calibration.Margins,
+def object_margin(templates: templates.Templates, margins: calibration.Margins,
                   photo_true: float) -> float:
     """The distance beyond which a card is none of the fixed faces: an object. The
     geometric mean of how far a true match lies (the faces' worn distance, or the
@@ -122,7 +122,7 @@ class PooDiversReader:
         self.faces = faces
         self.mat = mat
         self.rows = rows
-        self.templates = matching.poo_templates(faces)
+        self.templates = templates.poo_templates(faces)
         self.margins = calibration.margins(self.templates, frozenset({"object"}))
 
     @classmethod

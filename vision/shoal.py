@@ -36,7 +36,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import calibration, lighting, matching
+from vision import calibration, lighting, matching, templates
 from vision.decks import Deck, load_deck
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
@@ -64,12 +64,12 @@ class ShoalReader:
     def __init__(self, deck: Deck, mat: MatSpec) -> None:
         self.deck = deck
         self.mat = mat
-        self.templates = matching.shoal_templates(deck)
-        self.margins = calibration.margins(self.templates, frozenset({matching.NO_CARD}))
+        self.templates = templates.shoal_templates(deck)
+        self.margins = calibration.margins(self.templates, frozenset({templates.NO_CARD}))
         self.cards = list(deck.cards.values())
         sw, sh = deck.section_mm
         self.card_mm = (2 * sw, 2 * sh)
-        self.whole = matching.whole_cards(deck, SEARCH_PX_PER_MM, CARD_INSET_MM)
+        self.whole = templates.whole_cards(deck, SEARCH_PX_PER_MM, CARD_INSET_MM)
 
     @classmethod
     def from_files(cls, deck: Path | str | None, mat: Path | None) -> ShoalReader:

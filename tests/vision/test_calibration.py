@@ -11,7 +11,7 @@ import numpy as np
 
 from companion.doctor import Setup
 from companion.settings import Settings
-from vision import calibration, doctor, matching, poodivers
+from vision import calibration, doctor, poodivers, templates
 from vision.decks import load_deck, load_faces
 from vision.mat import standard
 
@@ -66,8 +66,8 @@ def test_a_deck_with_two_near_identical_sections_is_reported(deck_dir: Path,
                for line in lines[:5])
     # F02's pictures now show F01's fish: each also looks like every section of the
     # deck that shows the same fish under another name
-    margins = calibration.margins(matching.shoal_templates(deck),
-                                  frozenset({matching.NO_CARD}))
+    margins = calibration.margins(templates.shoal_templates(deck),
+                                  frozenset({templates.NO_CARD}))
     assert margins.alike[0][2] < 1e-3  # the copied picture itself
     assert len(lines) == 6 and lines[-1].startswith(f"... and {len(margins.alike) - 5} more")
 
