@@ -211,6 +211,9 @@ def _patch(new: dict[str, Any], old: dict[str, Any], path: list[str],
             continue
         before = old.get(key)
         if isinstance(value, dict) and isinstance(before, dict):
+            if not _in_order(before, value):
+                edits.append(["set", [*path, key], value])     # a patch would merge
+                continue
             inner = _patch(value, before, [*path, key], gone, edits)
             if inner:
                 out[key] = inner
@@ -223,6 +226,14 @@ def _patch(new: dict[str, Any], old: dict[str, Any], path: list[str],
         else:
             out[key] = value
     return out
+
+
+def _in_order(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Whether patching ``old`` gives ``new``'s keys in ``new``'s order (a patched
+    object keeps its keys' places and adds new keys last): pages draw some choices in
+    the order of their keys, so an object whose order would differ is set whole."""
+    kept = [key for key in old if key in new]
+    return list(new) == kept + [key for key in new if key not in old]
 
 
 def _list_edits(old: list[Any], new: list[Any], path: list[Any]) -> list[list[Any]]:
@@ -261,7 +272,7 @@ def _kind(item: Any) -> str:
 
 def _edits(old: Any, new: Any, path: list[Any]) -> list[list[Any]]:
     """The edits that make ``old`` at ``path`` (inside a list) into ``new``."""
-    if isinstance(old, dict) and isinstance(new, dict):
+    if isinstance(old, dict) and isinstance(new, dict) and _in_order(old, new):
         out: list[list[Any]] = [["del", [*path, key]] for key in old if key not in new]
         for key, value in new.items():
             if key not in old:
