@@ -7,7 +7,8 @@ Each card is matched against the faces file's images (all cards at once, invaria
 gain and offset: :mod:`vision.matching`); a card that looks like none of the closed,
 blank or sleeper faces is an object, so object drawings missing from faces.json are
 still read as objects. How unlike is "none" is learned from the faces file itself and
-the photo (:func:`object_margin`), never written in. Build a :class:`PooDiversReader` once per faces file, mat and layout.
+the photo (:func:`object_margin`), never written in. Build a :class:`PooDiversReader`
+once per faces file, mat and layout.
 """
 
 from __future__ import annotations
