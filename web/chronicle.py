@@ -54,6 +54,10 @@ class _Trace:
     start: Any = None
     steps: list[Step] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    light: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+    """The last light view and what it was built from (the last step, itself held here,
+    the number of steps, how the game was closed): a change's live event and the answer
+    to the tap that made it are one view built once."""
 
 
 def actor(game: Game[Any], state: Any, action: Action) -> str | None:
@@ -115,9 +119,15 @@ class Chronicle:
     def view(self, session: Session, *, full: bool = True) -> dict[str, Any]:
         """The API object of a session: ``id``, ``seq``, the replay-shaped fields, the
         engine's ``legal`` actions, and either the whole ``log`` and ``timeline``
-        (``full``) or just the ``last`` step (for live events)."""
+        (``full``) or just the ``last`` step (for live events; the same object again
+        until the game changes)."""
         actions = list(session.actions)
         start, steps = self.steps(session, actions)
+        trace = self._trace(session)
+        made = (steps[-1] if steps else start, len(steps), session.closed)
+        kept = trace.light
+        if not full and kept is not None and kept[0][0] is made[0] and kept[0][1:] == made[1:]:
+            return kept[1]     # shared: callers only read it
         game = session.game
         state = steps[-1].state if steps else start
         out: dict[str, Any] = {"id": session.id, "seq": len(actions), **game.summary(state)}
@@ -136,6 +146,7 @@ class Chronicle:
                 out["series"] = [game.series(start)] + [s.series for s in steps]
         else:
             out["last"] = steps[-1].entry(len(steps)) if steps else None
+            trace.light = (made, out)
         return out
 
 

@@ -42,14 +42,18 @@ def _seq(body: dict[str, Any]) -> int | None:
     return seq
 
 
-def view(session: Session) -> dict[str, Any]:
-    return _chronicle().view(session)
+def view(session: Session, *, full: bool = True) -> dict[str, Any]:
+    """The session's view and ``event``: the id of the latest live event, taken before
+    the view is built (so the view is at least that new). A page keeps it to know which
+    event the next one is a patch on (web/live.py)."""
+    event = current_app.extensions["broker"].event_id(session.id)
+    return {**_chronicle().view(session, full=full), "event": event}
 
 
 def answer(session: Session) -> dict[str, Any]:
     """The view a write answers with: whole, or with ``?light=1`` shaped like a live
     event (the last step instead of the log), which is what the pages ask for."""
-    return _chronicle().view(session, full=request.args.get("light") != "1")
+    return view(session, full=request.args.get("light") != "1")
 
 
 @bp.get("/api/games")
@@ -106,9 +110,7 @@ def create_game() -> Any:
 def get_game(session_id: int) -> Any:
     """The view, and ``event``: the id of the latest live event, so a page that opens the
     stream with ``?last=`` that id is not sent the game a second time."""
-    broker = current_app.extensions["broker"]
-    event = broker.event_id(session_id)
-    return jsonify({**view(_session(session_id)), "event": event})
+    return jsonify(view(_session(session_id)))
 
 
 @bp.get("/api/games/<int:session_id>/ledger")

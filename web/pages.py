@@ -13,6 +13,7 @@ from flask import Blueprint, Response, current_app, render_template, request, se
 
 from companion import __version__, games
 from companion.table import NoSuchSession, Table
+from web import games as games_api
 from web import hotspot
 from web.auth import LOOPBACK, client_address, csrf_token
 from web.errors import ApiError
@@ -90,9 +91,11 @@ def game_page(session_id: int) -> str:
     except NoSuchSession as err:
         raise ApiError(404, str(err)) from None
     name = game_session.game.name
+    # The game comes inside the page: it draws as soon as its scripts have run, with no
+    # second trip to the table for the JSON.
     return render_template("game.html", session_id=session_id, game=name,
                            title=game_session.game.title, players=game_session.players,
-                           script=page_script(name),
+                           script=page_script(name), view=games_api.view(game_session),
                            browser_timer=current_app.config.get("TIMER_SPEC") == "browser",
                            **_common())
 

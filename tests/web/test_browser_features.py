@@ -1,6 +1,7 @@
 """What players of other table apps would miss, in chromium at a phone (touch) and a
-tablet: the game fetched once per page open, selections kept across a refresh, "I am
-Ben" on a phone, and stepping back through the game's history read-only."""
+tablet: the game sent inside the page (no fetch of its JSON on open), selections kept
+across a refresh, "I am Ben" on a phone, stepping back through the game's history
+read-only, and a long game's log drawn from its last moves."""
 
 from __future__ import annotations
 
@@ -33,14 +34,15 @@ def open_counting(new_browser: Any, size: dict[str, int], url: str,
     return page, fetched
 
 
-def test_one_fetch_per_open_and_a_chosen_card_survives_a_refresh(
+def test_no_fetch_on_open_and_a_chosen_card_survives_a_refresh(
         server: Server, new_browser: Any) -> None:
     sid = api_post(server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
                                           "options": {"goal": "G2"}})["id"]
     for size in (PHONE, TABLET):
         page, fetched = open_counting(new_browser, size, f"{server.url}/games/{sid}", sid)
         page.wait_for_timeout(1500)          # the stream's first event has come and gone
-        assert fetched == [f"{server.url}/api/games/{sid}"]
+        assert fetched == []                 # the game came inside the page
+        assert page.locator(".sh-card").count() > 2
         card = page.locator(".sh-card").nth(2).get_attribute("data-card")
         page.tap(f'.sh-card[data-card="{card}"]')
         page.wait_for_selector(f'.sh-card[data-card="{card}"].chosen')
@@ -50,7 +52,7 @@ def test_one_fetch_per_open_and_a_chosen_card_survives_a_refresh(
         page.wait_for_selector(f'.sh-card[data-card="{card}"].chosen')
         assert page.locator(".sh-card.chosen").count() == 1
         page.wait_for_timeout(1000)
-        assert fetched == [f"{server.url}/api/games/{sid}"]
+        assert fetched == []
         page.tap(f'.sh-card[data-card="{card}"]')        # put it back for the next size
         page.wait_for_selector(".sh-card.chosen", state="detached")
 
@@ -194,3 +196,32 @@ def test_abandon_and_delete_from_the_start_page(server: Server, new_browser: Any
     kept = [g for g in api_get(server, "/api/games?deleted=1") if g["id"] == sid]
     assert kept and kept[0]["closed"] == "deleted" and kept[0]["seq"] == 1
     assert api_get(server, f"/api/games/{sid}")["log"][0]["action"]["company"] == "red"
+
+
+def test_the_log_shows_the_last_moves_and_earlier_ones_on_a_tap(
+        server: Server, new_browser: Any) -> None:
+    """A long game's page draws the last 40 moves of its log, not every move."""
+    sid = api_post(server, "/api/games", {"game": "poodivers", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    view = api_get(server, f"/api/games/{sid}")
+    while view["seq"] < 45:
+        legal = {o["type"]: o for o in view["legal"]}
+        action = ({"type": "bank"} if "bank" in legal and view["seq"] % 3 == 2 else
+                  {"type": "flip", "cell": legal["flip"]["choices"]["cell"][0],
+                   "face": "object"})
+        view = api_post(server, f"/api/games/{sid}/actions", {"action": action})
+    seq = api_get(server, f"/api/games/{sid}")["seq"]
+    assert seq == 45
+    page = new_browser(PHONE, has_touch=True, is_mobile=True).new_page()
+    page.goto(f"{server.url}/games/{sid}")
+    page.wait_for_selector("#live.on")
+    wait_seq(page, seq)
+    assert page.locator("#log li").count() == 40
+    assert page.inner_text("#log-more") == "Earlier moves (5 more)"
+    page.tap("#log-more")
+    page.wait_for_selector('#log li[value="1"]')
+    assert page.locator("#log li").count() == 45 and not page.is_visible("#log-more")
+    api_post(server, f"/api/games/{sid}/undo", {})      # a change keeps what was asked
+    wait_seq(page, seq - 1)
+    assert page.locator("#log li").count() == 44
+    assert page.locator("#log li").first.get_attribute("value") == str(seq - 1)

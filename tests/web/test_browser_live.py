@@ -1,5 +1,6 @@
 """Live pages in Chromium: a page that only follows the changes (light events, patched
-onto the view it loaded) shows exactly what a page loaded afresh shows, for every game."""
+onto the view it loaded) shows exactly what a page loaded afresh shows, for every game;
+so does a page that missed an event; a page draws the answer to its own tap once."""
 
 from __future__ import annotations
 
@@ -8,7 +9,15 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import TABLET, Server, api_get, api_post, screenshot, wait_seq
+from tests.web.conftest import (
+    TABLET,
+    Server,
+    api_get,
+    api_post,
+    enter_pin,
+    screenshot,
+    wait_seq,
+)
 
 PLAYERS = ["Ann", "Ben", "Cy"]
 
@@ -66,3 +75,77 @@ def shown(page: Any) -> str:
         return main.innerText;
     }""")
     return text
+
+
+# Wraps the page's EventSource so a test can make it lose the next change event, as a
+# page whose script was busy or whose stream hiccuped would, or hear changes late (after
+# the answer to its own tap).
+LOSSY = """
+(() => {
+  const Real = window.EventSource;
+  window.lost = 0;
+  window.EventSource = function (url, options) {
+    const source = new Real(url, options);
+    const listen = source.addEventListener.bind(source);
+    source.addEventListener = (name, handler, ...rest) => listen(name, name !== "change"
+      ? handler : (ev) => {
+        if (window.loseNext) { window.loseNext = false; window.lost += 1; return; }
+        if (window.late) setTimeout(() => handler(ev), window.late);
+        else handler(ev);
+      }, ...rest);
+    return source;
+  };
+  window.EventSource.CLOSED = Real.CLOSED;
+})();
+"""
+
+
+def test_a_page_that_missed_an_event_ends_with_the_table_view(
+        server: Server, new_browser: Any) -> None:
+    """It lost the undo of A1's flip, then hears B2's flip (a patch on the undo, which
+    does not mention A1): the page fetches the game again instead of keeping A1 open."""
+    sid = api_post(server, "/api/games", {"game": "poodivers", "players": PLAYERS})["id"]
+    api_post(server, f"/api/games/{sid}/actions",
+             {"action": {"type": "flip", "cell": "A1", "face": "object"}})
+    context = new_browser(TABLET)
+    context.add_init_script(LOSSY)
+    page = context.new_page()
+    page.goto(f"{server.url}/games/{sid}")
+    page.wait_for_selector("#live.on")
+    wait_seq(page, 1)
+    page.evaluate("window.loseNext = true")
+    api_post(server, f"/api/games/{sid}/undo", {})
+    page.wait_for_function("window.lost === 1")
+    api_post(server, f"/api/games/{sid}/actions",
+             {"action": {"type": "flip", "cell": "B2", "face": "object"}})
+    page.wait_for_selector('button.pd-cell[data-cell="B2"].object')
+    assert "closed" in (page.get_attribute('button.pd-cell[data-cell="A1"]', "class") or "")
+    fresh = context.new_page()
+    fresh.goto(f"{server.url}/games/{sid}")
+    fresh.wait_for_selector("#live.on")
+    assert shown(page) == shown(fresh)
+    screenshot(page, "live-missed-event")
+
+
+def test_a_tap_is_drawn_once(server: Server, new_browser: Any) -> None:
+    """The answer to a tap draws the page; the live event of the same change, heard
+    after it here, is known to the page and not drawn again."""
+    sid = api_post(server, "/api/games", {"game": "poodivers", "players": PLAYERS})["id"]
+    context = new_browser(TABLET, has_touch=True)
+    context.add_init_script(LOSSY)
+    page = context.new_page()
+    page.goto(f"{server.url}/games/{sid}")
+    page.wait_for_selector("#live.on")
+    enter_pin(page)
+    page.evaluate("window.late = 300")
+    page.evaluate("""window.boards = 0;
+      new MutationObserver(() => { window.boards += 1; })
+        .observe(document.getElementById("board"), { childList: true });""")
+    for n, cell in enumerate(("C3", "D4"), 1):
+        page.tap(f'button.pd-cell[data-cell="{cell}"]')      # asks for the face
+        page.wait_for_selector('button[data-face="object"]')
+        before = page.evaluate("window.boards")
+        page.tap('button[data-face="object"]')
+        wait_seq(page, n)
+        page.wait_for_timeout(800)             # the change's live event has come too
+        assert page.evaluate("window.boards") - before == 1

@@ -13,7 +13,7 @@ window.Chart = (function () {
     const colour = (p, i) => (colours && colours[p]) || COLOURS[i % COLOURS.length];
     // Teams share a score ("Ann+Dan"): one line each, named as the scoreboard names it.
     const named = (p) => (p.includes("+") ? `Team ${p.split("+").join(" & ")}` : p);
-    const fmt = format || ((n) => Number(n).toLocaleString("en-US"));
+    const fmt = format || window.TC.number;
     const n = Math.max(1, timeline.length - 1);
     let top = 1;
     for (const row of timeline) for (const p of players) top = Math.max(top, row[p] || 0);

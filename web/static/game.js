@@ -93,28 +93,46 @@ window.GamePage = (function () {
     render();
   }
 
-  // A live event is a patch on the one before ("patch": true): only what changed, objects
-  // patched the same way three levels down, and the paths of keys that went away in
-  // "gone" (web/live.py, light()); the rest comes from the view the page has.
-  function patched(old, patch, depth) {
+  // A live event is a patch on the one before ("patch": true, "on": that event's id):
+  // only what changed, objects patched the same way at every depth, then the changes
+  // inside lists in "edits" (["splice", path, index, remove, items], ["set", path,
+  // value], ["del", path]), then the paths of keys that went away in "gone" (web/live.py,
+  // light()); the rest comes from the view the page has.
+  const isObject = (x) => x && typeof x === "object" && !Array.isArray(x);
+  function patched(old, patch) {
     const out = Object.assign({}, old);
     for (const [key, value] of Object.entries(patch)) {
-      const both = value && typeof value === "object" && !Array.isArray(value) &&
-        old[key] && typeof old[key] === "object" && !Array.isArray(old[key]);
-      out[key] = both && depth < 2 ? patched(old[key], value, depth + 1) : value;
+      out[key] = isObject(value) && isObject(old[key]) ? patched(old[key], value) : value;
     }
     return out;
   }
 
+  // What is at path in view, copied on the way (view is a copy already), so an edit
+  // leaves the view it was made from alone.
+  function copied(view, path) {
+    let parent = view;
+    for (const key of path) {
+      parent[key] = Array.isArray(parent[key]) ? parent[key].slice() : Object.assign({}, parent[key]);
+      parent = parent[key];
+    }
+    return parent;
+  }
+
   function unpatch(event) {
     if (!event.patch) return event;
-    const { patch, gone, ...parts } = event;
-    const out = patched(view, parts, 0);
-    for (const path of gone || []) {
-      let parent = out;
-      for (const key of path.slice(0, -1)) parent = parent && parent[key];
-      if (parent) delete parent[path[path.length - 1]];
+    const { patch, gone, edits, on, ...parts } = event;
+    const out = patched(view, parts);
+    for (const [kind, path, ...what] of edits || []) {
+      const parent = copied(out, path.slice(0, -1));
+      const last = path[path.length - 1];
+      if (kind === "splice") {
+        const [index, remove, items] = what;
+        parent[last] = parent[last].slice();
+        parent[last].splice(index, remove, ...items);
+      } else if (kind === "set") parent[last] = what[0];
+      else delete parent[last];
     }
+    for (const path of gone || []) delete copied(out, path.slice(0, -1))[path[path.length - 1]];
     return out;
   }
 
@@ -137,8 +155,8 @@ window.GamePage = (function () {
     setView(Object.assign({}, data, { log, timeline, series }));
   }
 
-  // The stream starts from the change the page has seen (view.event), so opening a page
-  // fetches the game once; after a reconnect the first event brings a full reload.
+  // The stream starts from the change the page has seen (view.event), so the game comes
+  // once per open (inside the page); after a reconnect a whole view brings a full reload.
   function connect() {
     if (source) source.close();
     const since = view && view.event ? `?last=${encodeURIComponent(view.event)}` : "";
@@ -155,8 +173,14 @@ window.GamePage = (function () {
     source.addEventListener("change", (ev) => {
       changes += 1;
       const data = JSON.parse(ev.data);
-      if (fresh) { fresh = false; load().catch(() => {}); return; }
-      merge(data);
+      const again = fresh;    // the first event since reconnecting
+      fresh = false;
+      if (view && ev.lastEventId === view.event) return;   // the answer to this page's tap
+      // After a reconnect, or a patch on an event this page did not get: the whole game
+      // again, never a patch applied to the wrong view.
+      const missed = data.patch ? !view || data.on !== view.event : again;
+      if (missed) { load().catch(() => {}); return; }
+      merge(Object.assign(data, { event: ev.lastEventId }));
     });
     source.addEventListener("timer", (ev) => {
       timer = JSON.parse(ev.data);
@@ -257,7 +281,7 @@ window.GamePage = (function () {
   function score(n) {
     const game = window.GAMES[name] || {};
     if (game.format) return game.format(n);
-    return `${Number(n).toLocaleString("en-US")} point${n === 1 ? "" : "s"}`;
+    return `${window.TC.number(n)} point${n === 1 ? "" : "s"}`;
   }
 
   // The row of the player to act, or of their team ("Ann+Cid") where teams share scores.
@@ -275,12 +299,35 @@ window.GamePage = (function () {
     table.replaceChildren(...rows);
   }
 
+  // The log shows the last LOG_LINES moves ("Earlier moves" adds more): a page draws
+  // what a player reads, not the whole game at once. Each line is made once and kept (a
+  // move's line never changes; an undo takes it away), so a redraw only adds the new one.
+  const LOG_LINES = 40;
+  let logShown = LOG_LINES;
+  const lines = new Map();      // "seq text" -> its <li>
   function renderLog(v) {
-    const items = v.log.slice(-150).reverse().map((e) => h("li", { value: e.seq,
-      class: past && past.seq === e.seq ? "looked" : "" },
-      h("button", { type: "button", class: "log-line", title: "see the board after this move",
-        onclick: () => lookBack(e.seq) }, e.text)));
-    document.getElementById("log").replaceChildren(...items);
+    const list = document.getElementById("log");
+    const want = v.log.slice(-logShown).reverse().map((e) => {
+      const key = `${e.seq} ${e.text}`;
+      let li = lines.get(key);
+      if (!li) {
+        li = h("li", { value: e.seq }, h("button", { type: "button", class: "log-line",
+          title: "see the board after this move", onclick: () => lookBack(e.seq) }, e.text));
+        lines.set(key, li);
+      }
+      li.classList.toggle("looked", !!past && past.seq === e.seq);
+      return li;
+    });
+    want.forEach((li, i) => {
+      if (list.children[i] !== li) list.insertBefore(li, list.children[i] || null);
+    });
+    while (list.children.length > want.length) list.lastElementChild.remove();
+    const kept = new Set(want);
+    for (const [key, li] of lines) if (!kept.has(li)) lines.delete(key);
+    const more = document.getElementById("log-more");
+    const hidden = v.log.length - want.length;
+    more.hidden = hidden <= 0;
+    more.textContent = `Earlier moves (${hidden} more)`;
   }
 
   function renderSummary(v) {
@@ -456,6 +503,10 @@ window.GamePage = (function () {
   function start() {
     document.getElementById("undo").addEventListener("click", undo);
     document.getElementById("redo").addEventListener("click", redo);
+    document.getElementById("log-more").addEventListener("click", () => {
+      logShown += 100;
+      renderLog(view);
+    });
     // Every legal move as a form is drawn only while that section is open.
     document.getElementById("all-moves").addEventListener("toggle", () => view && render());
     document.getElementById("me").addEventListener("change", (ev) => {
@@ -464,7 +515,12 @@ window.GamePage = (function () {
       wasMine = null;
       render();
     });
-    load().then(connect).catch((err) => flash(err.message));
+    // The page brings the game with it (web/pages.py); a page without it fetches it.
+    const given = document.getElementById("game-view");
+    const first = given ? new Promise((ok) => ok(JSON.parse(given.textContent))).then(setView)
+      : load();
+    if (given) given.remove();
+    first.then(connect).catch((err) => flash(err.message));
   }
   return { start, ctx };
 })();

@@ -10,7 +10,7 @@
   let building = kept.building || null;   // the building chosen to place
   let removing = !!kept.removing;         // tapping a grey building removes it
   const dice = Object.assign({ company: null, area: null }, kept.dice);
-  const money = (n) => `$${Number(n).toLocaleString("en-US")}`;
+  const money = (n) => `$${window.TC.number(n)}`;
 
   function cellName(col, row) { return String.fromCharCode(65 + col) + (row + 1); }
 
