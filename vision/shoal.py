@@ -127,7 +127,7 @@ class ShoalReader:
         corners = np.array([(origin[0] + i * sw, origin[1] + j * sh) for i, j in cells])
         ncc, shift = matching.correlations(small, known, corners, self.windows[0])
         for window in self.windows[1:]:  # the window is searched as the shift is
-            more, moved = matching.correlations(small, known, corners, window)
+            more, moved = matching.correlations(small, known, corners, window, shift)
             shift = np.where((more.max(1) > ncc.max(1))[:, None], moved, shift)
             ncc = np.maximum(ncc, more)
         sections = ncc[:, 1:]  # the bare mat's zero template has no correlation
