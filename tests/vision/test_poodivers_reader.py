@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -12,14 +13,13 @@ import pytest
 from companion.cli import main
 from companion.games.poodivers.layout import card_cells, named, rows_of
 from vision import poodivers, synth
-from vision.decks import Faces
-from vision.mat import MatSpec
+from vision.decks import Faces, load_faces
+from vision.mat import MatSpec, load
+from vision.synth_tables import Table
 
 from .helpers import errors
 
 Images = dict[str, list[np.ndarray]]
-
-
 
 
 @pytest.mark.parametrize("layout", sorted(named()))
@@ -90,3 +90,27 @@ def test_a_layout_that_does_not_fit_the_cards_is_refused(
     s = synth.poodivers_scene(face_images, faces.card_mm, rows_of("square"), a3, 3)
     with pytest.raises(ValueError, match="does not fit a layout of 11 x 10 cards"):
         poodivers.PooDiversReader(faces, a3, rows_of("mascot")).read(s.photo)
+
+
+@pytest.mark.parametrize(("style", "light"), [
+    ("bright", "clipped"),  # bright white glossy mat, bare paper clipped: no mat colour
+    ("bright", "easy"),
+    ("cream", "veil"),      # dark low-contrast faces under a veil
+    ("grey", "easy"),       # dark faces on a grey mat
+])
+def test_the_grid_is_found_from_the_cards_whatever_the_mat(
+        style: str, light: str, user_table: Callable[[str], Table]) -> None:
+    """Every card's box lies where the card was laid (the median over the layout within
+    1 mm, the worst well inside its own card), however white or dark the mat is."""
+    table = user_table(style)
+    rows = rows_of("cow")
+    reader = poodivers.PooDiversReader(load_faces(table.faces), load(table.mat), rows)
+    for seed in (600, 601):
+        scene = table.poodivers(seed, light, "cow")
+        reading = reader.read(scene.photo)
+        laid = {p["cell"]: p["centre_mm"] for p in scene.placements}
+        off = np.array([(x + w / 2 - laid[c][0], y + h / 2 - laid[c][1])
+                        for c, (x, y, w, h) in reading.boxes_mm.items()])
+        assert set(reading.boxes_mm) == set(laid)
+        assert (np.abs(np.median(off, 0)) < 1.0).all(), (style, light, seed)
+        assert np.abs(off).max() < min(table.style.card_mm) / 3, (style, light, seed)

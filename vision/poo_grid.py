@@ -1,0 +1,163 @@
+"""Where a Tokyo Poo Divers layout lies on the mat, found from the cards' outlines.
+
+Nothing here asks what colour the mat is (a bright white mat whose bare paper clips
+cannot be told from a white card by colour, nor a dark card from a grey mat by a fixed
+difference): a card is a rectangle of the faces file's card size whose sides are steps
+in the photo (:func:`outline`), whatever the colours on either side. The clearest of
+them are the cards; they lie on a lattice: its pitch along each axis is the one on which
+their positions agree best (their phases), the layout's shape then slides over the
+lattice to where it holds the most of them, and the grid's origin and pitch are fitted
+to the cards it holds. Every weight is measured in the photo: a card counts by how far
+its outline stands above the median of twice as many candidates as the layout has
+cards (so at least half of them are not cards).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.errors import VisionError
+from vision.matching import FEATURE_PX_PER_MM
+
+PITCH_MAX = 1.25
+"""Cards lie apart by less than a quarter of their size (the layout is laid touching)."""
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The layout's card cells: top-left of cell (c, r) at (x0 + c * px, y0 + r * py) mm
+    of the rectified mat."""
+
+    x0: float
+    y0: float
+    px: float
+    py: float
+
+
+def peaks(score: np.ndarray, size: tuple[int, int], keep: np.ndarray, most: int
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """The ``most`` best local maxima of ``score`` at least half a card (``size``, px)
+    apart, where ``keep``: positions (N x 2, px) and scores, best first."""
+    kernel = np.ones((max(1, size[1] // 2) | 1, max(1, size[0] // 2) | 1), np.uint8)
+    top = cv2.dilate(score, kernel)
+    ys, xs = np.nonzero((score >= top) & keep & (score > 0))
+    values = score[ys, xs]
+    order = np.argsort(-values)[:most]
+    return np.stack([xs[order], ys[order]], 1).astype(float), values[order]
+
+
+def pitch(coords: np.ndarray, weights: np.ndarray, size: float) -> tuple[float, float]:
+    """The period (between ``size`` and :data:`PITCH_MAX` times it) on which the
+    ``coords`` agree best, and their phase (the lattice's offset, 0..period)."""
+    periods = np.arange(size, PITCH_MAX * size, 0.05)
+    phase = np.exp(2j * np.pi * coords[None, :] / periods[:, None]) @ weights
+    k = int(np.abs(phase).argmax())
+    return float(periods[k]), float(np.angle(phase[k]) / (2 * np.pi) * periods[k]) % periods[k]
+
+
+def _along(edge: np.ndarray, length: int, axis: int) -> np.ndarray:
+    """Mean of ``edge`` over ``length`` pixels from each position along ``axis``."""
+    run = np.cumsum(np.pad(edge, ((1, 0), (0, 0)) if axis == 0 else ((0, 0), (1, 0))),
+                    axis, dtype=np.float64)
+    if axis == 0:
+        out: np.ndarray = (run[length:] - run[:-length]) / length
+    else:
+        out = (run[:, length:] - run[:, :-length]) / length
+    return out
+
+
+def outline(small: np.ndarray, card_mm: tuple[float, float]) -> np.ndarray:
+    """How much every position (a card's top-left, 1 mm apart) is the outline of a card:
+    the edge strength along each of the card's four sides (a step across it, in any
+    channel), the middle two of the four averaged, so a card of any colour on a mat of
+    any colour, even beside a card of its own colour on one side, counts; the mat beside
+    a card (one side only) does not."""
+    gx = np.abs(cv2.Sobel(small, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(small, cv2.CV_32F, 0, 1, ksize=3))
+    if gx.ndim == 3:
+        gx, gy = gx.sum(-1), gy.sum(-1)
+    # a card a little turned: its side wanders by a pixel or two over its length
+    gx = cv2.dilate(gx, np.ones((1, 3), np.uint8))
+    gy = cv2.dilate(gy, np.ones((3, 1), np.uint8))
+    w, h = (round(v * FEATURE_PX_PER_MM) for v in card_mm)
+    upright = _along(gx, h, 0)   # [y, x]: the side from (x, y) down
+    level = _along(gy, w, 1)     # [y, x]: the side from (x, y) rightwards
+    n_y = min(upright.shape[0], level.shape[0] - h)
+    n_x = min(upright.shape[1] - w, level.shape[1])
+    sides = np.stack([upright[:n_y, :n_x], upright[:n_y, w:w + n_x],
+                      level[:n_y, :n_x], level[h:h + n_y, :n_x]])
+    sides.sort(0)
+    out: np.ndarray = ((sides[1] + sides[2]) / 2).astype(np.float32)
+    return out
+
+
+def find_grid(small: np.ndarray, card_mm: tuple[float, float], rows: tuple[str, ...],
+              keep: np.ndarray) -> Grid:
+    """The grid of the layout ``rows`` ("#" card) of cards ``card_mm`` on the mat image
+    ``small`` (1 px/mm, :func:`vision.matching.prepare`); ``keep`` (same size, bool) is
+    where a card's centre may lie (not on the markers, not at the mat's edge)."""
+    cw, ch = card_mm
+    score = outline(small, (cw, ch))
+    size = (round(cw * FEATURE_PX_PER_MM), round(ch * FEATURE_PX_PER_MM))
+    where = keep[size[1] // 2:, size[0] // 2:][:score.shape[0], :score.shape[1]]
+    cells = sum(line.count("#") for line in rows)
+    at, value = peaks(score, size, where, 2 * cells)
+    if len(at) < 3:
+        raise VisionError("no cards found on the mat: are the cards on the mat and the "
+                          "faces file the right one?")
+    mm = at / FEATURE_PX_PER_MM  # the cards' top-left corners
+    w = np.maximum(value - np.median(value), 0.0)
+    px, fx = pitch(mm[:, 0], w, cw)
+    py, fy = pitch(mm[:, 1], w, ch)
+    col = np.round((mm[:, 0] - fx) / px).astype(int)
+    row = np.round((mm[:, 1] - fy) / py).astype(int)
+    near = (np.abs(mm[:, 0] - fx - col * px) < 0.25 * px) \
+        & (np.abs(mm[:, 1] - fy - row * py) < 0.25 * py)
+    col, row, w, mm = col[near], row[near], w[near], mm[near]
+    # slide the layout's shape over the lattice to where it holds the most peak weight
+    c0, r0 = col.min() - len(rows[0]), row.min() - len(rows)
+    held = np.zeros((row.max() - r0 + 1, col.max() - c0 + 1))
+    np.add.at(held, (row - r0, col - c0), w)
+    shape = np.array([[m == "#" for m in line] for line in rows], np.float32)
+    fit = cv2.filter2D(np.pad(held, ((0, len(rows)), (0, len(rows[0])))).astype(np.float32),
+                       -1, shape, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)
+    b, a = np.unravel_index(int(fit.argmax()), fit.shape)
+    c, r = col - c0 - a, row - r0 - b
+    inside = (c >= 0) & (r >= 0) & (c < len(rows[0])) & (r < len(rows))
+    inside[inside] = shape[r[inside], c[inside]] > 0
+    if inside.sum() < 2:
+        raise VisionError("no cards found on the mat: are the cards on the mat and the "
+                          "faces file the right one?")
+    _check_span(c, r, w > 0, rows, (cw, ch))
+    gx = _fit(c[inside], mm[inside, 0], w[inside], px)
+    gy = _fit(r[inside], mm[inside, 1], w[inside], py)
+    return Grid(gx[0], gy[0], gx[1], gy[1])
+
+
+def _fit(index: np.ndarray, pos: np.ndarray, w: np.ndarray, period: float
+         ) -> tuple[float, float]:
+    """Origin and period of ``pos = origin + index * period`` (weighted least squares;
+    the period kept when the peaks span one index)."""
+    if np.ptp(index) == 0:
+        return float(np.average(pos - index * period, weights=w + 1e-9)), period
+    a = np.stack([np.ones_like(pos), index.astype(float)], 1) * np.sqrt(w + 1e-9)[:, None]
+    (origin, step), *_ = np.linalg.lstsq(a, pos * np.sqrt(w + 1e-9), rcond=None)
+    return float(origin), float(step)
+
+
+
+def _check_span(col: np.ndarray, row: np.ndarray, seen: np.ndarray,
+                rows: tuple[str, ...], card_mm: tuple[float, float]) -> None:
+    """Refuse a layout two or more cards wider or taller than the cards on the mat
+    span (one more: a line of cards that do not show, such as white on white)."""
+    wide = int(np.ptp(col[seen])) + 1
+    tall = int(np.ptp(row[seen])) + 1
+    ncols, nrows = len(rows[0]), len(rows)
+    if wide <= ncols - 2 or tall <= nrows - 2:
+        raise VisionError(
+            f"the cards on the mat lie {wide} x {tall} cards wide and tall, which does not "
+            f"fit a layout of {ncols} x {nrows} cards of {card_mm[0]:g} x {card_mm[1]:g} mm: "
+            "is it the right layout, and nothing else on the mat?")
