@@ -43,6 +43,19 @@ def object_margin(templates: templates.Templates, margins: calibration.Margins,
     return float(np.sqrt(true * max(float(d[np.ix_(fixed, ~fixed)].min()), true)))
 
 
+def faces_apart(dist: np.ndarray, labels: tuple[str, ...], unlike: float
+                ) -> tuple[tuple[str, ...], np.ndarray]:
+    """Each card's distance (K x 4) to each face: closed, blank and sleeper their nearest
+    picture's, an object its nearest object picture's or, nearer, the object margin
+    (like none of the fixed faces is an object, in faces.json or not). A face counts
+    once, however many pictures it has."""
+    names = np.array(labels)
+    out = np.stack([dist[:, names == face].min(1) if (names == face).any()
+                    else np.full(len(dist), np.inf) for face in (*FIXED, "object")], 1)
+    out[:, -1] = np.minimum(out[:, -1], unlike)
+    return (*FIXED, "object"), out
+
+
 class PooDiversReader:
     """Reads Tokyo Poo Divers layouts of one faces file, mat and layout."""
 
@@ -82,19 +95,14 @@ class PooDiversReader:
         corners = np.array([(x0 + c * pitch_x, y0 + r * pitch_y) for c, r in cells])
         dist, shift = matching.match(small, known, corners, templates, noise, light.mat,
                                      colour_noise)
-        labels = np.array(templates.labels)
-        fixed = np.isin(labels, FIXED)
-        best_fixed = dist[:, fixed].min(1)
         density = calibration.photo_density(dist, self.margins.worn)
         unlike = object_margin(templates, self.margins, float(np.exp(density[0])))
+        values, nearest = faces_apart(dist, templates.labels, unlike)
         veils = matching.veil(small, corners + shift, templates, dist.argmin(1))
         reading = Reading("poodivers", {}, {}, view=view)
         for k, (c, r) in enumerate(cells):
-            options = calibration.posterior(dist[k], templates.labels, density,
-                                            {"object": unlike})
-            label = next(iter(options))
-            if label != "object" and best_fixed[k] > unlike:
-                label = "object"  # like none of the fixed faces: an object
+            options = calibration.posterior(nearest[k], values, density)
+            label = values[int(nearest[k].argmin())]
             name = str(Cell(c, r))
             dx, dy = shift[k]
             reading.cells[name] = label
