@@ -69,12 +69,16 @@ def deplane_weighted(samples: np.ndarray, weight: np.ndarray, q: np.ndarray) -> 
     """The same fitted to the known samples only (``weight`` M x n, 0 or 1)."""
     out = deplane(samples, q)
     some = np.flatnonzero(weight.min(1) < 1)
-    if some.size:
+    if some.size:  # per box: the 3 x 3 normal equations over its known samples
         w = weight[some].astype(np.float32)
-        a = np.einsum("mn,nk,nl->mkl", w, q, q) + 1e-6 * np.eye(3, dtype=np.float32)
-        b = np.einsum("mn,nk,mnc->mkc", w, q, samples[some])
+        m, n, c = len(some), q.shape[0], samples.shape[2]
+        pairs = (q[:, :, None] * q[:, None, :]).reshape(n, 9)
+        a = (w @ pairs).reshape(m, 3, 3) + 1e-6 * np.eye(3, dtype=np.float32)
+        known = (samples[some] * w[:, :, None]).transpose(1, 0, 2).reshape(n, m * c)
+        b = (q.T @ known).reshape(3, m, c).transpose(1, 0, 2)
         coef = np.linalg.solve(a, b)
-        out[some] = samples[some] - np.einsum("nk,mkc->mnc", q, coef)
+        fit = (q @ coef.transpose(1, 0, 2).reshape(3, m * c)).reshape(n, m, c)
+        out[some] = samples[some] - fit.transpose(1, 0, 2)
     return out
 
 
@@ -262,7 +266,8 @@ def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
 
 
 def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
-                 templates: Templates) -> tuple[np.ndarray, np.ndarray]:
+                 templates: Templates, around: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """Every box (top-left ``corners_mm``, K x 2) against every template: the
     correlation (-1..1) at each template's best shift (K x N), and the shift (dx, dy mm)
     of the best template (K x 2).
@@ -272,10 +277,14 @@ def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     compared as one unit vector with the template's:
     plain normalised correlation, with no damping, so a faint pattern counts as much as a
     strong one. A zero template (the bare mat's) correlates 0 with everything. Shifts:
-    :data:`SHIFTS_MM` first, then :data:`FINE_MM` around the best of those."""
+    :data:`SHIFTS_MM` first, then :data:`FINE_MM` around the best of those; or, given
+    ``around`` (K x 2 mm, where another window found each box), only :data:`FINE_MM`
+    around that."""
     k = len(corners_mm)
     corners = np.asarray(corners_mm, float)
     coarse = np.array([(dx, dy) for dy in SHIFTS_MM for dx in SHIFTS_MM], float)
+    if around is not None:
+        coarse, corners = np.array([(0.0, 0.0)]), corners + around
     moved = (corners[:, None, :] + coarse[None]).reshape(-1, 2)
     cube = _correlate(small, known, moved, templates).reshape(k, len(coarse), -1)
     best = cube.argmax(1)
@@ -290,6 +299,8 @@ def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     top = ncc.argmax(1)
     moved_top = near[np.arange(k), top] > ncc[np.arange(k), top]
     shift = first + np.where(moved_top[:, None], fine[near_best[np.arange(k), top]], 0.0)
+    if around is not None:
+        shift = shift + around
     return np.maximum(ncc, near), shift
 
 

@@ -10,9 +10,11 @@ the top down, by card, not by pixel colour:
    section lattice, since every card lies a whole number of sections from it.
 2. Correlate every lattice cell with every section of every card image (one matrix
    product, :func:`vision.matching.correlations`: gain, offset and tilt of the light
-   removed per channel, clipped pixels left out, a few millimetres of slack). A plain
-   section and the bare mat differ in colour, not pattern: cells are also compared by
-   colour with the bare mat around them and with the sections (:func:`mat_coloured`).
+   removed per channel, clipped pixels left out, a few millimetres of slack, and two
+   windows: one that takes in the card's own edge and frame, one clear of its
+   neighbours', :data:`vision.templates.SECTION_INSETS_MM`). A plain section and the
+   bare mat differ in colour, not pattern: cells are also compared by colour (at their
+   middles) with the bare mat around them and with the sections (:func:`mat_coloured`).
 3. Peel: of every card image at every lattice place, the one whose sections not yet
    explained correlate best is the next card down; its visible sections are read off
    the card. Peeling stops when the best is nearer what the bare mat scores than what
@@ -36,6 +38,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.games.shoal.layout import EMPTY
 from vision import calibration, lighting, matching, templates
 from vision.decks import Deck, load_deck
 from vision.errors import VisionError
@@ -64,7 +67,9 @@ class ShoalReader:
     def __init__(self, deck: Deck, mat: MatSpec) -> None:
         self.deck = deck
         self.mat = mat
-        self.templates = templates.shoal_templates(deck)
+        self.windows = [templates.shoal_templates(deck, inset)
+                        for inset in templates.SECTION_INSETS_MM]
+        self.templates = self.windows[0]
         self.margins = calibration.margins(self.templates, frozenset({templates.NO_CARD}))
         self.cards = list(deck.cards.values())
         sw, sh = deck.section_mm
@@ -120,7 +125,11 @@ class ShoalReader:
         small = matching.prepare(rectified, PX_PER_MM)
         known = matching.prepare(np.where(clipped, 0.0, 1.0).astype(np.float32), PX_PER_MM)
         corners = np.array([(origin[0] + i * sw, origin[1] + j * sh) for i, j in cells])
-        ncc, shift = matching.correlations(small, known, corners, self.templates)
+        ncc, shift = matching.correlations(small, known, corners, self.windows[0])
+        for window in self.windows[1:]:  # the window is searched as the shift is
+            more, moved = matching.correlations(small, known, corners, window, shift)
+            shift = np.where((more.max(1) > ncc.max(1))[:, None], moved, shift)
+            ncc = np.maximum(ncc, more)
         sections = ncc[:, 1:]  # the bare mat's zero template has no correlation
         # what a card scores in this photo: the top card's sections
         i0, j0 = round((x_top - origin[0]) / sw), round((y_top - origin[1]) / sh)
@@ -129,12 +138,15 @@ class ShoalReader:
         top_score = float(np.mean(sections[top].max(1))) if top else float(sections.max())
         # the cells' best correlations fall in two groups, the bare mat's and the cards'
         split, bare = two_groups(sections.max(1))
+        # a cell's colour is judged at its middle, clear of its neighbours and edges
+        middle = max(self.templates.inset_mm, min(sw, sh) / 4)
         means = matching.sample(small, corners + shift, self.templates.box_mm,
-                                self.templates.inset_mm, (0,), outside=0.0).mean(1)
+                                middle, (0,), outside=0.0).mean(1)
         sections = mat_coloured(sections, means, self.templates.means[1:],
                                 sections.max(1) < split, sections.max(1) > (split + top_score) / 2,
-                                bare, (bare + top_score) / 2, np.array(cells, float))
-        found = peel(cells, sections, (bare + top_score) / 2)
+                                bare, (bare + top_score) / 2, np.array(cells, float),
+                                np.array([v == EMPTY for v in self.templates.labels[1:]]))
+        found = peel(cells, sections, (bare + top_score) / 2, bare)
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")
@@ -196,7 +208,7 @@ def chroma(colours: np.ndarray) -> np.ndarray:
 
 def mat_coloured(sections: np.ndarray, means: np.ndarray, section_means: np.ndarray,
                  bare_cells: np.ndarray, sure_cells: np.ndarray, bare: float,
-                 stop: float, places: np.ndarray) -> np.ndarray:
+                 stop: float, places: np.ndarray, plain: np.ndarray) -> np.ndarray:
     """``sections`` with every cell of the bare mat's colour kept from matching a section
     clearly not of that colour (down to ``bare``): a plain section and the bare mat look
     alike in pattern, not in colour.
@@ -205,7 +217,10 @@ def mat_coloured(sections: np.ndarray, means: np.ndarray, section_means: np.ndar
     median difference between the ``sure_cells``' colour and their best section's; the
     mat's colour at a cell is that of the :data:`NEAR` ``bare_cells`` nearest it (cells
     at ``places``, K x 2: light and veils change the mat's colour across the photo), and
-    its spread is how far bare cells stray from their neighbours'."""
+    its spread is how far bare cells stray from their neighbours'. Colour decides only
+    where the pattern cannot: a sure cell whose best section has fish (not ``plain``,
+    N) is kept whatever its colour, since cells of a card that correlate weakly (bowed,
+    veiled) may have been taken for bare mat around it."""
     if bare_cells.sum() < 4 or not sure_cells.any():
         return sections
     cell = chroma(means)
@@ -220,7 +235,8 @@ def mat_coloured(sections: np.ndarray, means: np.ndarray, section_means: np.ndar
     off = np.linalg.norm(cell - mat, axis=1)
     spread = max(0.01, 1.4826 * float(np.median(off[bare_cells])))
     unlike_mat = np.linalg.norm(expected[None, :, :] - mat[:, None, :], axis=2) > 4 * spread
-    veto = (off < 2 * spread)[:, None] & unlike_mat
+    sure_fish = sure_cells & ~plain[best]
+    veto = ((off < 2 * spread) & ~sure_fish)[:, None] & unlike_mat
     out: np.ndarray = np.where(veto, np.minimum(sections, bare), sections)
     # and a cell clearly not of the mat's colour but of a section's matches it at least
     # as well as a card must: a plain or glared section is no less there for its lack
@@ -246,13 +262,15 @@ def two_groups(values: np.ndarray) -> tuple[float, float]:
     return float((v[cut - 1] + v[cut]) / 2), float(np.median(v[:cut]))
 
 
-def peel(cells: list[Cell], sections: np.ndarray, stop: float) -> dict[Cell, int]:
+def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float) -> dict[Cell, int]:
     """The visible section template of each covered cell, peeling cards top-down.
 
     ``sections`` (cells x 4N) correlates each cell with section q of card n at column
     4n + q. At each step every card at every lattice place is scored by the mean
-    correlation of its sections not yet explained (less :data:`FEWER` for each hidden
-    one); the best below ``stop`` ends the peeling."""
+    correlation of its sections not yet explained (less :data:`FEWER` for each one a
+    card above hides); a section off the lattice (off the mat, in its edge band, on a
+    marker) is not seen and scores ``bare``, so the edge of a card beside the mat's edge
+    is no card. The best below ``stop`` ends the peeling."""
     index = {c: k for k, c in enumerate(cells)}
     n_cards = sections.shape[1] // 4
     places = sorted({(i - dx, j - dy) for i, j in cells for dx, dy in QUADRANTS})
@@ -268,8 +286,11 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float) -> dict[Cell, int
         count = visible.sum(1)
         if not count.any():
             break
-        mean = (gathered * visible[:, :, None]).sum(1) / np.maximum(count, 1)[:, None]
-        score = np.where(count[:, None] > 0, mean - FEWER * (4 - count[:, None]), -np.inf)
+        # a section off the mat is not seen: it counts as the bare mat scores
+        off = (~on_mat).sum(1)[:, None]
+        mean = (((gathered * visible[:, :, None]).sum(1) + bare * off)
+                / np.maximum(count[:, None] + off, 1))
+        score = np.where(count[:, None] > 0, mean - FEWER * (4 - count[:, None] - off), -np.inf)
         place, card = np.unravel_index(int(score.argmax()), score.shape)
         if score[place, card] < stop:
             break

@@ -160,12 +160,17 @@ def _cached(kind: str, file: Path, images: list[Path], box_mm: tuple[float, floa
     return templates
 
 
-SECTION_INSET_MM = 3.0
+SECTION_INSETS_MM = (WORN_MM + BLUR_MM, 3.0)
+"""How far in from a section's edges its window starts, searched like its shift: close to
+the edges (what is left of a card's misplacement after the fine shifts, and the blur),
+where a card's own edge and frame show, and plain sections have a pattern at all; and
+further in, clear of the edge and shadow of a bowed or askew card next to it."""
 CARD_INSET_MM = 2.5
 
 
-def shoal_templates(deck: Deck) -> Templates:
-    """One template per section of every card image, after the bare mat (``no-card``)."""
+def shoal_templates(deck: Deck, inset_mm: float = SECTION_INSETS_MM[0]) -> Templates:
+    """One template per section of every card image, after the bare mat (``no-card``),
+    leaving ``inset_mm`` of each section's edges out."""
     missing = missing_images(deck)
     where = deck.source or "the deck"
     if missing:
@@ -177,19 +182,19 @@ def shoal_templates(deck: Deck) -> Templates:
     box = deck.section_mm
 
     def build() -> tuple[list[str], list[Feature]]:
-        zero = np.zeros(_feature_len(box, SECTION_INSET_MM), np.float32)
+        zero = np.zeros(_feature_len(box, inset_mm), np.float32)
         labels, feats = [NO_CARD], [(zero, zero, np.full(3, np.nan, np.float32))]
         for card in cards:
             assert card.image is not None
             for value, f in zip((v for row in card.sections for v in row),
-                                _image_features(card.image, box, SECTION_INSET_MM, (2, 2)),
+                                _image_features(card.image, box, inset_mm, (2, 2)),
                                 strict=True):
                 labels.append(value)
                 feats.append(f)
         return labels, feats
 
     deck_file = deck.source or Path("deck.json")
-    return _cached("shoal", deck_file, images, box, SECTION_INSET_MM, build)
+    return _cached(f"shoal-{inset_mm:g}", deck_file, images, box, inset_mm, build)
 
 
 def whole_cards(deck: Deck, px_per_mm: float, inset_mm: float) -> np.ndarray:

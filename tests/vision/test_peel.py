@@ -30,14 +30,14 @@ def table(shows: dict[tuple[int, int], int], cards: int = 3, true: float = 0.9,
 def test_a_card_under_another_shows_only_its_uncovered_sections() -> None:
     # card 0 on top at (1, 0); card 1 under it at (0, 0): only its left column shows
     shows = {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3, (0, 0): 4, (0, 1): 6}
-    found = shoal.peel(CELLS, table(shows), stop=0.6)
+    found = shoal.peel(CELLS, table(shows), stop=0.6, bare=0.3)
     assert found == shows
 
 
 def test_bare_mat_is_left_out_and_the_stop_is_what_ends_the_peel() -> None:
     shows = {(0, 1): 8, (1, 1): 9, (0, 2): 10, (1, 2): 11}
-    assert shoal.peel(CELLS, table(shows), stop=0.6) == shows
-    assert shoal.peel(CELLS, table(shows), stop=0.95) == {}
+    assert shoal.peel(CELLS, table(shows), stop=0.6, bare=0.3) == shows
+    assert shoal.peel(CELLS, table(shows), stop=0.95, bare=0.3) == {}
 
 
 def test_a_lone_cell_that_matches_weakly_stays_bare() -> None:
@@ -45,7 +45,16 @@ def test_a_lone_cell_that_matches_weakly_stays_bare() -> None:
     shows = {(0, 0): 0, (1, 0): 1, (0, 1): 2, (1, 1): 3}
     corr = table(shows)
     corr[CELLS.index((3, 2)), 5] = 0.5
-    assert shoal.peel(CELLS, corr, stop=0.6) == shows
+    assert shoal.peel(CELLS, corr, stop=0.6, bare=0.3) == shows
+
+
+def test_a_card_half_off_the_mat_is_no_card() -> None:
+    # the right column of a card left of the lattice (place (-1, 0)) matches the cells
+    # beside the mat's edge; its left column is off the mat, so nothing shows it is there
+    half_off = {(0, 0): 1, (0, 1): 3}
+    assert shoal.peel(CELLS, table(half_off, true=0.8), stop=0.6, bare=0.3) == {}
+    on_mat = {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3}
+    assert shoal.peel(CELLS, table(on_mat, true=0.8), stop=0.6, bare=0.3) == on_mat
 
 
 def test_two_groups_splits_bare_from_cards() -> None:
@@ -69,10 +78,27 @@ def test_colour_keeps_the_bare_mat_from_a_section_and_lifts_a_plain_section() ->
     sure = np.array([False] * 5 + [True, False, False])
     out = shoal.mat_coloured(corr, means * (1 + 0.002 * np.arange(8))[:, None],
                              section_means, bare_cells, sure, bare=0.2, stop=0.6,
-                             places=places)
+                             places=places, plain=np.array([False, False]))
     assert out[7, 1] == 0.2           # the mat's colour: no section of the card's
     assert out[6].min() >= 0.6        # the card's colour: there, plain as it is
     assert out[5, 0] == 0.95 and (out[:5] == corr[:5]).all()
+
+
+def test_colour_decides_only_where_the_pattern_cannot() -> None:
+    """A sure match with fish stays, whatever the colour of the cells around it that were
+    taken for bare mat (a bowed card's weak cells); a sure match with a plain section is
+    colour's to decide."""
+    # cells 0-4 bare mat; 5 and 6 of the mat's colour; 7-9 the rest of the shoal
+    places = np.array([(i, 0) for i in range(10)], float)
+    means = np.array([MAT] * 7 + [CARD] * 3)
+    corr = np.array([[0.2, 0.2]] * 5 + [[0.95, 0.3], [0.3, 0.95]] + [[0.95, 0.3]] * 3)
+    bare_cells = np.array([True] * 5 + [False] * 5)
+    sure = np.array([False] * 5 + [True] * 5)
+    out = shoal.mat_coloured(corr, means * (1 + 0.002 * np.arange(10))[:, None],
+                             np.array([CARD, CARD]), bare_cells, sure, bare=0.2, stop=0.6,
+                             places=places, plain=np.array([False, True]))
+    assert out[5, 0] == 0.95          # fish: the pattern says card
+    assert out[6, 1] == 0.2           # plain, and of the mat's colour: bare mat
 
 
 @pytest.fixture(scope="module")
@@ -80,13 +106,7 @@ def deck(deck_dir: Path) -> Deck:
     return vision_deck(deck_dir)
 
 
-WASHED_OUT = pytest.mark.xfail(
-    strict=True, reason="issue 12: a plain (empty) section under a clipped glare spot "
-    "correlates with nothing, so the peel leaves it out (README, Vision)")
-
-
-@pytest.mark.parametrize("seed", [700048, 700109,
-                                  pytest.param(700125, marks=WASHED_OUT)])
+@pytest.mark.parametrize("seed", [700048, 700109, 700125])
 def test_a_glare_spot_over_a_section_does_not_change_the_reading(
         deck: Deck, a3: MatSpec, seed: int) -> None:
     """Table photos whose glare spot hides a section or washes it out."""

@@ -41,12 +41,6 @@ def scene(deck: Deck, a3: MatSpec, seed: int, preset: str) -> synth.Scene:
     return synth.shoal_scene(deck.to_json(), a3, seed, synth.PRESETS[preset])
 
 
-ONE_FISH = pytest.mark.xfail(
-    strict=True, reason="issue 12: two sections that differ by one fish of a pair "
-    "(angel+tang read as tang+tang) are confused, 8 of 319 cells against 2 % (README, "
-    "Vision)")
-
-
 @pytest.mark.parametrize("seed", [11, 12, 13])
 def test_clean_photos_are_read_exactly(deck: Deck, reader: shoal.ShoalReader,
                                        a3: MatSpec, seed: int) -> None:
@@ -59,7 +53,6 @@ def test_clean_photos_are_read_exactly(deck: Deck, reader: shoal.ShoalReader,
     assert min(xs) == 0 and min(ys) == 0
 
 
-@ONE_FISH
 def test_every_distortion_alone_keeps_the_reading_nearly_exact(
         deck: Deck, reader: shoal.ShoalReader, a3: MatSpec) -> None:
     wrong = total = 0

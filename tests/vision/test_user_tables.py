@@ -51,9 +51,7 @@ def wrong_and_sure(scene: Scene, reading: Reading) -> int:
     ("bright", "veil", "shoal"),        # veiling glare that does not clip
     ("offwhite", "veil", "poodivers"),  # other ids, size and insets; veil
     ("bright", "easy", "shoal"),        # bright-white mat, 30 x 40 mm sections, other ids
-    pytest.param("grey", "easy", "shoal", marks=pytest.mark.xfail(
-        strict=True, reason="issue 12: ink fish that differ only in outline (clown and "
-        "sardine) are confused at the reader's 2 mm sampling (README, Vision)")),
+    ("grey", "easy", "shoal"),          # ink fish told apart by outline, grey paper
     ("offwhite", "medium", "poodivers"),  # faces from photographs, line objects unlisted
     ("grey", "clipped", "poodivers"),
     ("cream", "easy", "poodivers"),     # dark low-contrast faces: blanks are not objects
