@@ -225,16 +225,23 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     best = dist.argmin(1)
     shift = first + np.where(better[np.arange(k), best][:, None],
                              fine[nidx[np.arange(k), best]], 0.0)
-    final = sample(small, np.asarray(corners_mm, float) + shift, box, inset, (0,),
-                   outside=outside)
-    seen = sample(known, np.asarray(corners_mm, float) + shift, box, inset, (0,),
-                  outside=1.0) > 0.5
-    seen = np.where(seen.mean(1, keepdims=True) < 0.25, True, seen)
-    means = (final * seen[:, :, None]).sum(1) / seen.sum(1)[:, None]
+    means = box_means(small, known, np.asarray(corners_mm, float) + shift, templates, outside)
     misfit = colour_misfit(means, templates, np.asarray(outside, np.float32))
     dist = dist + misfit / (3 * (FLOOR * colour_noise) ** 2)
     del samples, weight
     return dist, shift
+
+
+def box_means(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
+              templates: Templates, outside: np.ndarray | float) -> np.ndarray:
+    """Mean colour (K x 3) of each box (top-left ``corners_mm``) over its known samples
+    (all of them when fewer than a quarter are known), as :func:`match` compares it."""
+    box, inset = templates.box_mm, templates.inset_mm
+    final = sample(small, corners_mm, box, inset, (0,), outside=outside)
+    seen = sample(known, corners_mm, box, inset, (0,), outside=1.0) > 0.5
+    seen = np.where(seen.mean(1, keepdims=True) < 0.25, True, seen)
+    out: np.ndarray = (final * seen[:, :, None]).sum(1) / seen.sum(1)[:, None]
+    return out
 
 
 def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,

@@ -43,6 +43,48 @@ def object_margin(templates: templates.Templates, margins: calibration.Margins,
     return float(np.sqrt(true * max(float(d[np.ix_(fixed, ~fixed)].min()), true)))
 
 
+def card_colours(means: np.ndarray, dist: np.ndarray, templates: templates.Templates,
+                 unlike: float, noise: float) -> tuple[np.ndarray, float] | None:
+    """The colour cast (3, gains of mean 1) left in the photo once its light is divided
+    out, and how far a card's colour still strays from its picture's (per channel,
+    paper-white units), as the cards told by their pattern show them (their nearest
+    picture is patterned and within the object margin): each has that picture's
+    colour, darkened or brightened and veiled (``seen = a * cast * shown + b``, a and b
+    its own); the cast fits them all best. ``None`` with fewer than three such cards."""
+    best = dist.argmin(1)
+    patterned = (templates.features ** 2).mean(1) > 9 * noise ** 2 + templates.wear
+    sure = patterned[best] & (dist[np.arange(len(dist)), best] < unlike)
+    if sure.sum() < 3:
+        return None
+    seen, shown = means[sure].astype(np.float64), templates.means[best[sure]]
+    cast = np.ones(3)
+    for _ in range(6):  # each card's gain and veil, then the cast, in turn
+        lit = shown * cast
+        x = np.stack([lit, np.ones_like(lit)], -1)                 # K x 3 x 2
+        ab = np.linalg.solve(np.einsum("kci,kcj->kij", x, x) + 1e-9 * np.eye(2),
+                             np.einsum("kci,kc->ki", x, seen)[..., None])[..., 0]
+        a, b = ab[:, :1], ab[:, 1:]
+        cast = ((a * shown * (seen - b)).sum(0)
+                / np.maximum(((a * shown) ** 2).sum(0), 1e-12))
+        cast = cast / cast.mean()
+    misfit = matching.colour_misfit(means[sure] / cast, templates, np.ones(3, np.float32))
+    own = misfit[np.arange(int(sure.sum())), best[sure]]
+    return cast, float(np.sqrt(np.median(own) / 3))
+
+
+def faces_apart(dist: np.ndarray, labels: tuple[str, ...], unlike: float
+                ) -> tuple[tuple[str, ...], np.ndarray]:
+    """Each card's distance (K x 4) to each face: closed, blank and sleeper their nearest
+    picture's, an object its nearest object picture's or, nearer, the object margin
+    (like none of the fixed faces is an object, in faces.json or not). A face counts
+    once, however many pictures it has."""
+    names = np.array(labels)
+    out = np.stack([dist[:, names == face].min(1) if (names == face).any()
+                    else np.full(len(dist), np.inf) for face in (*FIXED, "object")], 1)
+    out[:, -1] = np.minimum(out[:, -1], unlike)
+    return (*FIXED, "object"), out
+
+
 class PooDiversReader:
     """Reads Tokyo Poo Divers layouts of one faces file, mat and layout."""
 
@@ -82,19 +124,28 @@ class PooDiversReader:
         corners = np.array([(x0 + c * pitch_x, y0 + r * pitch_y) for c, r in cells])
         dist, shift = matching.match(small, known, corners, templates, noise, light.mat,
                                      colour_noise)
-        labels = np.array(templates.labels)
-        fixed = np.isin(labels, FIXED)
-        best_fixed = dist[:, fixed].min(1)
         density = calibration.photo_density(dist, self.margins.worn)
         unlike = object_margin(templates, self.margins, float(np.exp(density[0])))
+        means = matching.box_means(small, known, corners + shift, templates, light.mat)
+        colours = card_colours(means, dist, templates, unlike, noise)
+        if colours is not None:
+            # a card's colour may fit its picture with the cast the cards show taken out
+            # or, that cast being an estimate, as photographed (the better of the two)
+            cast, spread = colours
+            scale = 3 * (matching.FLOOR * colour_noise) ** 2
+            misfit = matching.colour_misfit(means, templates, light.mat)
+            better = np.minimum(misfit, matching.colour_misfit(means / cast, templates,
+                                                               light.mat)
+                                * (colour_noise / max(colour_noise, spread)) ** 2)
+            dist = dist + (better - misfit) / scale
+            density = calibration.photo_density(dist, self.margins.worn)
+            unlike = object_margin(templates, self.margins, float(np.exp(density[0])))
+        values, nearest = faces_apart(dist, templates.labels, unlike)
         veils = matching.veil(small, corners + shift, templates, dist.argmin(1))
         reading = Reading("poodivers", {}, {}, view=view)
         for k, (c, r) in enumerate(cells):
-            options = calibration.posterior(dist[k], templates.labels, density,
-                                            {"object": unlike})
-            label = next(iter(options))
-            if label != "object" and best_fixed[k] > unlike:
-                label = "object"  # like none of the fixed faces: an object
+            options = calibration.posterior(nearest[k], values, density)
+            label = values[int(nearest[k].argmin())]
             name = str(Cell(c, r))
             dx, dy = shift[k]
             reading.cells[name] = label

@@ -138,14 +138,16 @@ class ShoalReader:
         top_score = float(np.mean(sections[top].max(1))) if top else float(sections.max())
         # the cells' best correlations fall in two groups, the bare mat's and the cards'
         split, bare = two_groups(sections.max(1))
+        plain = np.array([v == EMPTY for v in self.templates.labels[1:]])
         # a cell's colour is judged at its middle, clear of its neighbours and edges
         middle = max(self.templates.inset_mm, min(sw, sh) / 4)
         means = matching.sample(small, corners + shift, self.templates.box_mm,
                                 middle, (0,), outside=0.0).mean(1)
         sections = mat_coloured(sections, means, self.templates.means[1:],
                                 sections.max(1) < split, sections.max(1) > (split + top_score) / 2,
-                                bare, (bare + top_score) / 2, np.array(cells, float),
-                                np.array([v == EMPTY for v in self.templates.labels[1:]]))
+                                bare, (bare + top_score) / 2, np.array(cells, float), plain)
+        sections = outshone(sections, (split + top_score) / 2,
+                            np.array(self.templates.labels[1:]), plain)
         found = peel(cells, sections, (bare + top_score) / 2, bare)
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
@@ -260,6 +262,29 @@ def two_groups(values: np.ndarray) -> tuple[float, float]:
     between = k * (len(v) - k) * (low_mean - high_mean) ** 2
     cut = int(between.argmax()) + 1
     return float((v[cut - 1] + v[cut]) / 2), float(np.median(v[:cut]))
+
+
+def outshone(sections: np.ndarray, sure: float, values: np.ndarray, plain: np.ndarray
+             ) -> np.ndarray:
+    """``sections`` (cells x N, section j showing ``values[j]``) with each correlation
+    lowered by as much as a section of another value correlates better with the cell,
+    where that one has fish and is a sure match (``sure`` or above; ``plain``, N:
+    sections without fish, whose correlation is their edges' only).
+
+    A card lying under another shows that card's section where they overlap; its own
+    section there may look alike, and the card must not be peeled first for the three
+    others it shows well."""
+    kinds, of = np.unique(values, return_inverse=True)
+    by_value = np.full((len(sections), len(kinds)), -np.inf)
+    np.maximum.at(by_value.T, of, np.where(plain[None, :], -np.inf, sections).T)
+    order = np.argsort(-by_value, 1)
+    first, second = order[:, 0], order[:, 1] if len(kinds) > 1 else order[:, 0]
+    rows = np.arange(len(sections))[:, None]
+    other = np.where(of[None, :] == first[:, None], by_value[rows, second[:, None]],
+                     by_value[rows, first[:, None]])
+    out: np.ndarray = np.where((other >= sure) & (other > sections),
+                               2 * sections - other, sections)
+    return out
 
 
 def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float) -> dict[Cell, int]:

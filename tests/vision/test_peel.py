@@ -34,6 +34,24 @@ def test_a_card_under_another_shows_only_its_uncovered_sections() -> None:
     assert found == shows
 
 
+def test_a_section_outshone_at_its_cell_puts_the_card_on_top_first() -> None:
+    # card 1 at (0, 1) lies under card 0 at (1, 0): at (1, 1) the photo shows card 0's
+    # section, which card 1's section there resembles (0.6); card 1's other three match
+    # better than anything of card 0 does
+    corr = table({(0, 1): 4, (0, 2): 6, (1, 2): 7}, true=0.99)
+    for cell, column in {(1, 0): 0, (2, 0): 1, (2, 1): 3}.items():
+        corr[CELLS.index(cell), column] = 0.85
+    corr[CELLS.index((1, 1)), 2] = 0.9
+    corr[CELLS.index((1, 1)), 5] = 0.6
+    plain = np.zeros(corr.shape[1], bool)
+    values = np.array([f"v{j}" for j in range(corr.shape[1])])
+    assert shoal.peel(CELLS, corr, stop=0.6, bare=0.3)[(1, 1)] == 5  # alone: card 1 first
+    found = shoal.peel(CELLS, shoal.outshone(corr, 0.6, values, plain), stop=0.6, bare=0.3)
+    assert found[(1, 1)] == 2
+    assert found == {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3, (0, 1): 4, (0, 2): 6,
+                     (1, 2): 7}
+
+
 def test_bare_mat_is_left_out_and_the_stop_is_what_ends_the_peel() -> None:
     shows = {(0, 1): 8, (1, 1): 9, (0, 2): 10, (1, 2): 11}
     assert shoal.peel(CELLS, table(shows), stop=0.6, bare=0.3) == shows
