@@ -115,7 +115,7 @@ def test_a_page_that_missed_an_event_ends_with_the_table_view(
     wait_seq(page, 1)
     page.evaluate("window.loseNext = true")
     api_post(server, f"/api/games/{sid}/undo", {})
-    page.wait_for_function("window.lost === 1")
+    page.wait_for_function("() => window.lost === 1")
     api_post(server, f"/api/games/{sid}/actions",
              {"action": {"type": "flip", "cell": "B2", "face": "object"}})
     page.wait_for_selector('button.pd-cell[data-cell="B2"].object')
@@ -129,7 +129,8 @@ def test_a_page_that_missed_an_event_ends_with_the_table_view(
 
 def test_a_tap_is_drawn_once(server: Server, new_browser: Any) -> None:
     """The answer to a tap draws the page; the live event of the same change, heard
-    after it here, is known to the page and not drawn again."""
+    after it here, is known to the page and not drawn again; the chart is drawn again
+    only for a change, not for a choice on the board."""
     sid = api_post(server, "/api/games", {"game": "poodivers", "players": PLAYERS})["id"]
     context = new_browser(TABLET, has_touch=True)
     context.add_init_script(LOSSY)
@@ -138,14 +139,18 @@ def test_a_tap_is_drawn_once(server: Server, new_browser: Any) -> None:
     page.wait_for_selector("#live.on")
     enter_pin(page)
     page.evaluate("window.late = 300")
-    page.evaluate("""window.boards = 0;
+    page.evaluate("""window.boards = 0; window.charts = 0;
       new MutationObserver(() => { window.boards += 1; })
-        .observe(document.getElementById("board"), { childList: true });""")
+        .observe(document.getElementById("board"), { childList: true });
+      new MutationObserver(() => { window.charts += 1; })
+        .observe(document.getElementById("chart"), { childList: true });""")
     for n, cell in enumerate(("C3", "D4"), 1):
         page.tap(f'button.pd-cell[data-cell="{cell}"]')      # asks for the face
         page.wait_for_selector('button[data-face="object"]')
+        assert page.evaluate("window.charts") == n - 1       # a choice, not a change
         before = page.evaluate("window.boards")
         page.tap('button[data-face="object"]')
         wait_seq(page, n)
         page.wait_for_timeout(800)             # the change's live event has come too
         assert page.evaluate("window.boards") - before == 1
+        assert page.evaluate("window.charts") == n           # the chart once a change

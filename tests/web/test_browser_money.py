@@ -1,16 +1,32 @@
 """Shark's money on the page, in chromium at a phone (touch) and a tablet: dollars
 written alike everywhere, the board's rows and columns labelled, a purchase offered only
 up to what the player can pay, the money ledger player by player, chart labels never
-cut, and at the end each player's net worth as cash plus shares at price."""
+cut, a forced sale that says why the player must sell, and at the end each player's net
+worth as cash plus shares at price."""
 
 from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 from typing import Any
 
-from tests.support.words import ENGINE
-from tests.web.conftest import ARTIFACTS, PHONE, TABLET, Server, api_get, api_post, screenshot
+from companion import games as GAMES
+from companion.engine import IllegalAction
+from companion.store import Store
+from companion.table import Table
+from tests.support.words import CODE, ENGINE
+from tests.web.conftest import (
+    ARTIFACTS,
+    PHONE,
+    TABLET,
+    Server,
+    api_get,
+    api_post,
+    enter_pin,
+    screenshot,
+    wait_seq,
+)
 from tests.web.scripted import choose
 
 
@@ -126,3 +142,57 @@ def test_net_worth_at_the_end(server: Server, new_browser: Any) -> None:
         assert dollars(cells[1]) + shares == score
     check_page(page, view)
     screenshot(page, "money-shark-phone-net-worth")
+
+
+def test_a_forced_sale_says_why_the_player_must_sell(tmp_path: Path,
+                                                     new_browser: Any) -> None:
+    """The forced sale's panel in the game's words: "Ben must sell to cover a $4,000
+    loss: $1,000 in cash.", what the loss is for, the forced price; a tap sells and the
+    log says "Ben sold 1 red at $1,000 to cover a $4,000 loss"."""
+    # A seeded game of eager buyers that comes to a forced sale (few do), stored before
+    # the server starts.
+    shark = GAMES.get("shark")
+    state, actions, rnd = shark.new(["Ann", "Ben", "Cid"], {}), [], random.Random(16)
+    for _ in range(5000):
+        if any(o.type == "forced_sell" for o in shark.legal(state)) or shark.is_over(state):
+            break
+        action = choose([o.to_json() for o in shark.legal(state)], rnd,
+                        weights={"buy": 10, "end_turn": 0.5}) or {"type": "end_turn"}
+        action = shark.resolve(state, action, rnd)       # the dice, as a table rolls
+        try:
+            state = shark.apply(state, action)
+        except IllegalAction:
+            continue
+        actions.append(action)
+    assert any(o.type == "forced_sell" for o in shark.legal(state)), "no forced sale"
+    store = Store(tmp_path / "companion.db")
+    table = Table(store)
+    session = table.create("shark", ["Ann", "Ben", "Cid"], {})
+    for action in actions:
+        session = table.play(session.id, action)
+    store.close()
+    pending = shark.view(session.state)["pending"]
+    debtor, owed = pending["player"], pending["owed"]
+    cash = session.state.cash[debtor]
+    server = Server(tmp_path)
+    try:
+        for size, viewport in (("phone", PHONE), ("tablet", TABLET)):
+            page = new_browser(viewport, has_touch=True, is_mobile=size == "phone").new_page()
+            page.goto(f"{server.url}/games/{session.id}")
+            page.wait_for_selector("#forced")
+            assert page.inner_text("#forced-why") == (
+                f"{debtor} must sell to cover a ${owed:,} loss: ${cash:,} in cash.")
+            said = page.inner_text("#forced")
+            assert f"The loss: {pending['for']}." in said
+            assert "half the price of each share, rounded down to a whole $1,000" in said
+            assert not ENGINE.search(said) and not CODE.search(said), said
+            assert page.locator("#forced").bounding_box()["y"] < viewport["height"]
+            screenshot(page, f"money-shark-{size}-forced-sale")
+        enter_pin(page)
+        page.tap("#forced-go")
+        wait_seq(page, session.seq + 1)
+        line = page.locator("#log li").first.inner_text()
+        assert re.match(rf"{debtor} sold \d+ (red|blue|green|yellow) at \$[\d,]+ to cover a "
+                        rf"\${owed:,} loss", line), line
+    finally:
+        server.stop()

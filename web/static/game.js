@@ -259,9 +259,20 @@ window.GamePage = (function () {
     wasMine = mine;
   }
 
+  // Parts of the page drawn again only when what they show changed: a tap redraws the
+  // board and the controls, not the whole page.
+  const drawn = new Map();      // part -> what it was last drawn from
+  function changed(part, ...what) {
+    const key = JSON.stringify(what);
+    if (drawn.get(part) === key) return false;
+    drawn.set(part, key);
+    return true;
+  }
+
   function renderMe(v) {
     const select = document.getElementById("me");
     if (me && !v.players.includes(me)) me = "";
+    if (!changed("me", v.players, me)) return;
     select.replaceChildren(h("option", { value: "" }, "Who holds this phone?"),
       ...v.players.map((p) => h("option", { value: p, selected: p === me }, `I am ${p}`)));
   }
@@ -454,8 +465,14 @@ window.GamePage = (function () {
     // What the browser scrolls to (a focused control, a tap error) stops below the pinned
     // status, not under it.
     const status = document.getElementById("status");
-    document.documentElement.style.scrollPaddingTop = `${status.offsetHeight + 8}px`;
-    document.getElementById("turn").textContent = who(v);
+    const padding = `${status.offsetHeight + 8}px`;
+    if (document.documentElement.style.scrollPaddingTop !== padding) {
+      document.documentElement.style.scrollPaddingTop = padding;
+    }
+    const turn = who(v);
+    if (document.getElementById("turn").textContent !== turn) {
+      document.getElementById("turn").textContent = turn;
+    }
     document.getElementById("turn").classList.toggle("over", v.over);
     document.getElementById("turn").classList.toggle("mine", !past && isMine(v));
     if (!past) turnAlert(v);
@@ -466,8 +483,10 @@ window.GamePage = (function () {
     renderSummary(v);
     // One line per score: per player, or per team where teams share a dossier.
     const game_ = window.GAMES[name] || {};
-    window.Chart.draw(document.getElementById("chart"), Object.keys(v.scores), v.timeline,
-      null, game_.format);
+    const scored = Object.keys(v.scores);
+    if (changed("chart", scored, v.timeline)) {
+      window.Chart.draw(document.getElementById("chart"), scored, v.timeline, null, game_.format);
+    }
     const every = document.getElementById("all-moves");
     if (every.open) renderGeneric(v, document.getElementById("generic"));
     document.getElementById("undo").disabled = v.seq === 0 || !!past;

@@ -1,7 +1,8 @@
 """Market and bank: shares, trading, bonuses, dividends, losses, forced sales, bankruptcy.
 
 Every movement of money is a :class:`Payment` kept in ``state.payments`` (those of the
-last action, so the banker sees what to hand out) and summed in ``state.totals``.
+last action, so the banker sees what to hand out, each with the banker's reason once the
+action is done: ``words.payments``) and summed in ``state.totals``.
 
 Losses (RULINGS.md): after a placement every company whose price changed pays its
 shareholders (new - old) x shares when it rose; when it fell every shareholder but the
@@ -29,7 +30,9 @@ from companion.games.shark.state import (
     Payment,
     SharkState,
 )
-from companion.words import money
+from companion.words import money, plural
+
+TIMES = "\u00d7"
 
 
 def forced_price(price: int) -> int:
@@ -86,8 +89,7 @@ def buy(state: SharkState, company: str, count: int) -> SharkState:
                             f"and {player} has {money(state.cash[player])}")
     state = move_shares(state, player, company, count)
     state = replace(state, bought=state.bought + count)
-    return pay(state, [Payment(player, "purchase", -cost,
-                               f"bought {count} {company} at {money(price)}")])
+    return pay(state, [Payment(player, "purchase", -cost)])
 
 
 def buyable(state: SharkState) -> dict[str, int]:
@@ -111,13 +113,14 @@ def sell(state: SharkState, company: str, count: int) -> SharkState:
     if count > held:
         raise BrokenRule(f"{player} holds {held} {company} shares, not {count}")
     state = move_shares(state, player, company, -count)
-    return pay(state, [Payment(player, "sale", price * count,
-                               f"sold {count} {company} at {money(price)}")])
+    return pay(state, [Payment(player, "sale", price * count)])
 
 
 def settle(state: SharkState, old: Mapping[str, int]) -> SharkState:
     """Dividends, then queue the losses of every company whose price changed since
-    ``old`` and settle them as far as cash allows."""
+    ``old`` and settle them as far as cash allows. A debt says what it is for in the
+    banker's words: "green's price fell from $3,000 to $1,000: 2 shares TIMES $2,000"
+    (TIMES the times sign), one such part a company, joined by "; "."""
     dividends = []
     owed: dict[str, int] = dict.fromkeys(state.players, 0)
     why: dict[str, list[str]] = {p: [] for p in state.players}
@@ -127,16 +130,18 @@ def settle(state: SharkState, old: Mapping[str, int]) -> SharkState:
             held = state.shares[player][company]
             if not held or not change:
                 continue
-            what = f"{company} {money(old[company])} -> {money(state.prices[company])} x {held}"
             if change > 0:
-                dividends.append(Payment(player, "dividend", change * held, what))
+                dividends.append(Payment(player, "dividend", change * held))
             elif player != state.player:
                 owed[player] += -change * held
-                why[player].append(what)
+                why[player].append(
+                    f"{company}'s price fell from {money(old[company])} to "
+                    f"{money(state.prices[company])}: {plural(held, 'share')} {TIMES} "
+                    f"{money(-change)}")
     state = pay(state, dividends)
     seats = len(state.players)
     order = [state.players[(state.seat + i) % seats] for i in range(1, seats)]
-    debts = tuple((p, owed[p], "loss: " + ", ".join(why[p])) for p in order if owed[p] > 0)
+    debts = tuple((p, owed[p], "; ".join(why[p])) for p in order if owed[p] > 0)
     return collect(replace(state, debts=state.debts + debts))
 
 
@@ -144,14 +149,14 @@ def collect(state: SharkState) -> SharkState:
     """Settle the queued losses in order; stop at a debtor who must choose shares to sell
     (step ``forced_sale``). With no debts left the step is left for the turn to set."""
     while state.debts:
-        player, owed, why = state.debts[0]
+        player, owed, _ = state.debts[0]
         cash = state.cash[player]
         if cash >= owed:
-            state = pay(state, [Payment(player, "loss", -owed, why)])
+            state = pay(state, [Payment(player, "loss", -owed)])
         elif cash + _forced_value(state, player) >= owed:
             return replace(state, step=FORCED_SALE)
         else:
-            state = _bankrupt(state, player, owed, why)
+            state = _bankrupt(state, player)
         state = replace(state, debts=state.debts[1:])
     return state
 
@@ -160,22 +165,20 @@ def _forced_value(state: SharkState, player: str) -> int:
     return sum(forced_price(state.prices[c]) * n for c, n in state.shares[player].items())
 
 
-def _bankrupt(state: SharkState, player: str, owed: int, why: str) -> SharkState:
+def _bankrupt(state: SharkState, player: str) -> SharkState:
     """Declared by the banker at once: every share back to the supply (not sold), all
     cash to the bank, and the player is out (RULINGS.md)."""
     for company, held in state.shares[player].items():
         if held:
             state = move_shares(state, player, company, -held)
-    state = pay(state, [Payment(player, "loss", -state.cash[player],
-                                f"{why} = {money(owed)}: bankrupt, pays all cash")])
+    state = pay(state, [Payment(player, "loss", -state.cash[player])])
     return replace(state, bankrupt=(*state.bankrupt, player))
 
 
 def _forced_sale(state: SharkState, player: str, company: str, count: int) -> SharkState:
     fp = forced_price(state.prices[company])
     state = move_shares(state, player, company, -count)
-    return pay(state, [Payment(player, "sale", fp * count,
-                               f"forced sale of {count} {company} at {money(fp)}")])
+    return pay(state, [Payment(player, "sale", fp * count)])
 
 
 def forced_sellable(state: SharkState) -> dict[str, int]:

@@ -148,7 +148,8 @@ class Shark(Game[SharkState]):
 
     def ledger(self, before: SharkState, action: Action, after: SharkState
                ) -> list[dict[str, Any]]:
-        return words.payments(before, action, after)
+        return [{"player": p.player, "kind": p.kind, "amount": p.amount, "why": p.note}
+                for p in after.payments]
 
     def series(self, state: SharkState) -> dict[str, dict[str, int]]:
         """The stock index: every company's price."""
@@ -238,11 +239,15 @@ def _end_turn(state: SharkState, action: Action) -> SharkState:
 def _in_step(kind: str, handler: Callable[[SharkState, Action], SharkState]
              ) -> Callable[[SharkState, Action], SharkState]:
     """``handler`` when the turn's step allows ``kind``; the last action's payments are
-    cleared first and an end condition met is noted after."""
+    cleared first, an end condition met is noted after, and each payment is given the
+    banker's reason (what ``state.payments`` shows, and the ledger)."""
     def run(state: SharkState, action: Action) -> SharkState:
         if kind not in STEP_ACTIONS[state.step]:
             raise BrokenRule(f"not now: {_waiting(state)}")
-        return turn.note_end(handler(replace(state, payments=()), action))
+        after = turn.note_end(handler(replace(state, payments=()), action))
+        said = words.payments(state, action, after)
+        return replace(after, payments=tuple(replace(p, note=s["why"]) for p, s in
+                                             zip(after.payments, said, strict=True)))
     return run
 
 

@@ -39,13 +39,15 @@ OVER = "over"
 class Payment:
     """Money between the bank and a player: ``amount`` > 0 paid to the player.
 
-    ``kind`` is one of ``bonus``, ``dividend``, ``loss``, ``sale``, ``purchase``.
+    ``kind`` is one of ``bonus``, ``dividend``, ``loss``, ``sale``, ``purchase``;
+    ``note`` the banker's reason in the rulebook's words (``words.payments``), given
+    once the action that made the payment is done.
     """
 
     player: str
     kind: str
     amount: int
-    note: str
+    note: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"player": self.player, "kind": self.kind, "amount": self.amount,

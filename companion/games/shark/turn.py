@@ -135,15 +135,11 @@ def _bonus(state: SharkState, plan: chains.Plan, old: Mapping[str, int],
         return None
     if b == BLACK:
         top = max(old.values())
-        return Payment(player, "bonus", top, f"black building at {plan.cell}: the highest "
-                       f"price, {money(top)}") if top else None
+        return Payment(player, "bonus", top) if top else None
     if raised > old[b]:
-        what = "lone building" if plan.lone else f"chain of {len(plan.group)}"
-        return Payment(player, "bonus", raised, f"{what} at {plan.cell}: {b} rose to "
-                       f"{money(raised)}")
+        return Payment(player, "bonus", raised)
     if plan.lone or pioneer:
-        why = "pioneer" if pioneer else "lone building"
-        return Payment(player, "bonus", 1000, f"{why} at {plan.cell}")
+        return Payment(player, "bonus", 1000)
     return None
 
 

@@ -149,8 +149,9 @@ def test_a_loss_names_the_companies_the_prices_and_the_shares() -> None:
     state = holding(holding(state, "Ben", cash=5000), "Cid", cash=5000, green=2, blue=3)
     state = build(state, "B5", "red")
     assert [(p.player, p.amount, p.note) for p in state.payments if p.kind == "loss"] == [
-        ("Ben", -1000, "loss: green $1,000 -> $0 x 1"),
-        ("Cid", -5000, "loss: blue $1,000 -> $0 x 3, green $1,000 -> $0 x 2")]
+        ("Ben", -1000, "loss, as green's price fell from $1,000 to $0: 1 share \u00d7 $1,000"),
+        ("Cid", -5000, "loss, as blue's price fell from $1,000 to $0: 3 shares \u00d7 $1,000; "
+                       "green's price fell from $1,000 to $0: 2 shares \u00d7 $1,000")]
 
 
 # Forced sale and bankruptcy -----------------------------------------------------------
@@ -169,12 +170,13 @@ def test_forced_sale_is_a_pending_decision_of_the_debtor() -> None:
     assert view["pending"]["type"] == "forced_sale"
     assert view["pending"]["player"] == "Ben" and view["pending"]["owed"] == 6000
     assert view["pending"]["short"] == 3000
-    assert view["pending"]["for"] == "loss: green $3,000 -> $0 x 2"
+    assert view["pending"]["for"] == "green's price fell from $3,000 to $0: 2 shares \u00d7 $3,000"
     assert view["pending"]["forced_prices"]["red"] == 2000
     assert GAME.current(state) == "Ben" and state.cash["Ben"] == 3000
     # Cid's loss waits behind Ben's in seat order (Cid had a $1000 red dividend)
-    assert state.debts == (("Ben", 6000, "loss: green $3,000 -> $0 x 2"),
-                           ("Cid", 3000, "loss: green $3,000 -> $0 x 1"))
+    assert state.debts == (
+        ("Ben", 6000, "green's price fell from $3,000 to $0: 2 shares \u00d7 $3,000"),
+        ("Cid", 3000, "green's price fell from $3,000 to $0: 1 share \u00d7 $3,000"))
     assert state.cash["Cid"] == 10000
 
 

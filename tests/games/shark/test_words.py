@@ -153,3 +153,27 @@ def test_the_reasons_of_forced_sales_losses_and_a_bankruptcy() -> None:
         "\u00d7 $3,000) is more than Ben's cash and shares at the forced price, so all the "
         "cash goes to the bank and every share back to the supply",
         "loss, as green's price fell from $3,000 to $0: 1 share \u00d7 $3,000"]
+
+
+def test_the_money_in_the_view_is_in_the_banker_s_words() -> None:
+    """``state.payments`` and a forced sale's ``pending.for``, as the API and ``companion
+    replay`` show them: the banker's reasons (the ledger's), never the engine's notes."""
+    debts = 0
+    for seed in (0, 1, 26):          # 26 comes to a forced sale
+        for action, before, after, _ in lines(seed, 1500):
+            view = GAME.view(after)
+            said = words.payments(before, action, after)
+            assert [p["note"] for p in view["payments"]] == [p["why"] for p in said]
+            for p in view["payments"]:
+                assert not ENGINE.search(p["note"]) and not CODE.search(p["note"]), p
+            pending = view["pending"] or {}
+            if "for" in pending:
+                debts += 1
+                assert not ENGINE.search(pending["for"]), pending["for"]
+                sums = [int(n) * int(d.replace(",", "")) for n, d in
+                        TIMES.findall(pending["for"])]
+                assert sum(sums) == pending["owed"], pending
+    assert debts
+    state = forced_sale_position()
+    assert GAME.view(state)["pending"]["for"] == (
+        "green's price fell from $3,000 to $0: 2 shares \u00d7 $3,000")

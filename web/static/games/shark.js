@@ -121,21 +121,28 @@
         } }, "Enter the roll"));
   }
 
+  // Why the player must sell, in the game's words: the loss, the cash there is, what
+  // the loss is for (the banker's words, pending.for) and the rulebook's forced price.
   function forcedPanel(h, ctx, v, option) {
     const p = v.state.pending;
+    const cash = v.state.cash[option.player] || 0;
     const company = h("select", { id: "forced-company", "aria-label": "company to sell" },
       option.choices.company.map((c) => h("option", { value: c },
         `${c} at ${money(p.forced_prices[c])}`)));
     const count = h("select", { id: "forced-count", "aria-label": "shares to sell" });
     const fill = () => {
       count.replaceChildren(...(option.counts[company.value] || []).map((n) =>
-        h("option", { value: n }, n)));
+        h("option", { value: n }, `${n} share${n === 1 ? "" : "s"}`)));
     };
     company.addEventListener("change", fill);
     fill();
-    return h("div", { class: "pending forced" },
-      h("p", {}, `${option.player} must sell shares: owes ${money(p.owed)}, `,
-        `${money(p.short)} short.`),
+    return h("div", { class: "pending forced", id: "forced" },
+      h("p", { id: "forced-why" }, h("strong", {},
+        `${option.player} must sell to cover a ${money(p.owed)} loss: ${money(cash)} in cash`),
+      "."),
+      p.for ? h("p", {}, `The loss: ${p.for}.`) : null,
+      h("p", { class: "muted" }, `${money(p.short)} to raise. A forced sale pays half the `,
+        "price of each share, rounded down to a whole $1,000."),
       h("div", { class: "trade" }, count, company,
         h("button", { type: "button", class: "primary", id: "forced-go", onclick: () =>
           ctx.act({ type: "forced_sell", player: option.player, company: company.value,
