@@ -139,20 +139,20 @@ def colour_floor(flat_small: np.ndarray, bare: np.ndarray) -> float:
 def colour_misfit(means: np.ndarray, templates: Templates, mat: np.ndarray) -> np.ndarray:
     """How far each box's mean colour (K x 3) is from each template's (K x N) once the
     template may be darkened or brightened (a gain) and veiled (the same offset in every
-    channel): the residual of that fit. The bare mat's colour is the one measured."""
-    t = np.where(np.isnan(templates.means), mat[None, :], templates.means)
-    st2 = (t * t).sum(1)[None, :]
-    st = t.sum(1)[None, :]
-    stp = means @ t.T
-    sp = means.sum(1)[:, None]
-    spp = (means * means).sum(1)[:, None]
-    det = 3 * st2 - st * st
-    flat = det < 1e-6 * np.maximum(st2, 1e-9)  # a grey template: only the offset fits
-    safe = np.where(flat, 1.0, det)
-    a = (3 * stp - st * sp) / safe
-    b = (st2 * sp - st * stp) / safe
-    out: np.ndarray = np.where(flat, spp - sp * sp / 3, spp - a * stp - b * sp)
-    return np.maximum(out, 0.0)
+    channel): the residual of that fit. The bare mat's colour is the one measured.
+
+    The offset takes each colour's mean over its channels, the gain the part of what is
+    left along the template's (a grey template: none), so only differences of channels
+    are ever subtracted (no cancellation of large sums in float32)."""
+    t = np.where(np.isnan(templates.means), mat[None, :], templates.means).astype(np.float64)
+    tc = t - t.mean(1, keepdims=True)
+    mc = means.astype(np.float64) - means.mean(1, keepdims=True)
+    tt = (tc * tc).sum(1)[None, :]
+    mt = mc @ tc.T
+    mm = (mc * mc).sum(1)[:, None]
+    along = np.where(tt > 1e-12, mt * mt / np.maximum(tt, 1e-12), 0.0)
+    out: np.ndarray = np.maximum(mm - along, 0.0)
+    return out
 
 
 def distances(samples: np.ndarray, templates: Templates, noise: float,

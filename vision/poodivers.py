@@ -43,17 +43,20 @@ def object_margin(templates: templates.Templates, margins: calibration.Margins,
     return float(np.sqrt(true * max(float(d[np.ix_(fixed, ~fixed)].min()), true)))
 
 
-def card_colours(means: np.ndarray, dist: np.ndarray, templates: templates.Templates,
+def card_colours(means: np.ndarray, pattern: np.ndarray, templates: templates.Templates,
                  unlike: float, noise: float) -> tuple[np.ndarray, float] | None:
     """The colour cast (3, gains of mean 1) left in the photo once its light is divided
-    out, and how far a card's colour still strays from its picture's (per channel,
-    paper-white units), as the cards told by their pattern show them (their nearest
-    picture is patterned and within the object margin): each has that picture's
-    colour, darkened or brightened and veiled (``seen = a * cast * shown + b``, a and b
-    its own); the cast fits them all best. ``None`` with fewer than three such cards."""
-    best = dist.argmin(1)
+    out, and how far a card's colour strays from its picture's (per channel,
+    paper-white units), as the cards told by their pattern alone show them (their
+    nearest patterned picture by ``pattern``, the distances without colour, within the
+    object margin): each has that picture's colour, darkened or brightened and veiled
+    (``seen = a * cast * shown + b``, a and b its own); the cast fits them all best.
+    ``None`` with fewer than three such cards."""
     patterned = (templates.features ** 2).mean(1) > 9 * noise ** 2 + templates.wear
-    sure = patterned[best] & (dist[np.arange(len(dist)), best] < unlike)
+    if not patterned.any():
+        return None
+    best = np.flatnonzero(patterned)[pattern[:, patterned].argmin(1)]
+    sure = pattern[np.arange(len(pattern)), best] < unlike
     if sure.sum() < 3:
         return None
     seen, shown = means[sure].astype(np.float64), templates.means[best[sure]]
@@ -127,17 +130,16 @@ class PooDiversReader:
         density = calibration.photo_density(dist, self.margins.worn)
         unlike = object_margin(templates, self.margins, float(np.exp(density[0])))
         means = matching.box_means(small, known, corners + shift, templates, light.mat)
-        colours = card_colours(means, dist, templates, unlike, noise)
+        misfit = matching.colour_misfit(means, templates, light.mat)
+        pattern = dist - misfit / (3 * (matching.FLOOR * colour_noise) ** 2)
+        colours = card_colours(means, pattern, templates, unlike, noise)
         if colours is not None:
-            # a card's colour may fit its picture with the cast the cards show taken out
-            # or, that cast being an estimate, as photographed (the better of the two)
+            # colours compared at the spread the cards show, with the cast they show
+            # taken out or, that cast being an estimate, as photographed
             cast, spread = colours
-            scale = 3 * (matching.FLOOR * colour_noise) ** 2
-            misfit = matching.colour_misfit(means, templates, light.mat)
             better = np.minimum(misfit, matching.colour_misfit(means / cast, templates,
-                                                               light.mat)
-                                * (colour_noise / max(colour_noise, spread)) ** 2)
-            dist = dist + (better - misfit) / scale
+                                                               light.mat))
+            dist = pattern + better / (3 * (matching.FLOOR * max(colour_noise, spread)) ** 2)
             density = calibration.photo_density(dist, self.margins.worn)
             unlike = object_margin(templates, self.margins, float(np.exp(density[0])))
         values, nearest = faces_apart(dist, templates.labels, unlike)

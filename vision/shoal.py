@@ -17,8 +17,10 @@ the top down, by card, not by pixel colour:
    middles) with the bare mat around them and with the sections (:func:`mat_coloured`).
 3. Peel: of every card image at every lattice place, the one whose sections not yet
    explained correlate best is the next card down; its visible sections are read off
-   the card. Peeling stops when the best is nearer what the bare mat scores than what
-   the top card scores (both measured in this photo): the rest is bare mat.
+   the card. A section another value explains better counts less (:func:`outshone`),
+   and one off the mat counts as bare mat (:func:`peel`). Peeling stops when the best
+   is nearer what the bare mat scores than what the top card scores (both measured in
+   this photo): the rest is bare mat.
 
 No pixel is called card or mat by a colour fixed in advance: the mat's paper and the
 light's colour are measured in each photo, and what a card looks like comes only from

@@ -9,13 +9,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.games.poodivers.layout import card_cells, named, rows_of
-from vision import poodivers, synth
+from vision import matching, poodivers, synth
 from vision.decks import Faces, load_faces
 from vision.mat import MatSpec, load
 from vision.synth_tables import Table
+from vision.templates import Templates
 
 from .helpers import errors
 
@@ -114,3 +117,23 @@ def test_the_grid_is_found_from_the_cards_whatever_the_mat(
         assert set(reading.boxes_mm) == set(laid)
         assert (np.abs(np.median(off, 0)) < 1.0).all(), (style, light, seed)
         assert np.abs(off).max() < min(table.style.card_mm) / 3, (style, light, seed)
+
+
+@given(st.lists(st.floats(0.85, 1.0), min_size=6, max_size=6),
+       st.floats(0.3, 1.5), st.floats(-0.2, 0.2))
+def test_a_colour_fits_its_template_lit_and_veiled_whatever_its_greyness(
+        values: list[float], gain: float, veil: float) -> None:
+    """A card's colour that is its picture's at a gain and a veil misfits by nothing, and
+    one that is not misfits by the fit's residual, however near grey both are (float32
+    colours: no cancellation of large sums)."""
+    template = np.array([values[:3]], np.float32)
+    other = np.array(values[3:], np.float32)
+    lit = (gain * template + veil).astype(np.float32)
+    faces = Templates(("blank",), np.zeros((1, 3), np.float32), (26.0, 26.0), 2.5,
+                      np.zeros(1), template, 0.0)
+    assert matching.colour_misfit(lit, faces, other)[0, 0] < 1e-9
+    design = np.stack([template[0].astype(np.float64), np.ones(3)], 1)
+    coef, *_ = np.linalg.lstsq(design, other.astype(np.float64), rcond=None)
+    expected = float(((other - design @ coef) ** 2).sum())
+    got = float(matching.colour_misfit(other[None], faces, other)[0, 0])
+    assert abs(got - expected) < 1e-9
