@@ -55,6 +55,10 @@ FEWER = 0.02
 """A card place showing fewer sections scores this much less for each one hidden: of two
 places that explain a cell equally well, the one that explains more of the photo wins."""
 
+REACH = 2
+"""Cells further than this (in cells, either way) from every cell that matches a section
+are not matched: a card showing only plain sections lies within it of one with fish."""
+
 NEAR = 6
 """Bare cells nearest a cell whose colour is the mat's there (:func:`mat_coloured`)."""
 
@@ -126,15 +130,11 @@ class ShoalReader:
         clipped = (view.rectified >= lighting.CLIP).any(-1)
         small = matching.prepare(rectified, PX_PER_MM)
         known = matching.prepare(np.where(clipped, 0.0, 1.0).astype(np.float32), PX_PER_MM)
+        i0, j0 = round((x_top - origin[0]) / sw), round((y_top - origin[1]) / sh)
+        cells, ncc, shift = self._near_shoal(cells, small, known, origin, (i0, j0))
         corners = np.array([(origin[0] + i * sw, origin[1] + j * sh) for i, j in cells])
-        ncc, shift = matching.correlations(small, known, corners, self.windows[0])
-        for window in self.windows[1:]:  # the window is searched as the shift is
-            more, moved = matching.correlations(small, known, corners, window, shift)
-            shift = np.where((more.max(1) > ncc.max(1))[:, None], moved, shift)
-            ncc = np.maximum(ncc, more)
         sections = ncc[:, 1:]  # the bare mat's zero template has no correlation
         # what a card scores in this photo: the top card's sections
-        i0, j0 = round((x_top - origin[0]) / sw), round((y_top - origin[1]) / sh)
         index = {c: k for k, c in enumerate(cells)}
         top = [index[(i0 + dx, j0 + dy)] for dx, dy in QUADRANTS if (i0 + dx, j0 + dy) in index]
         top_score = float(np.mean(sections[top].max(1))) if top else float(sections.max())
@@ -175,6 +175,48 @@ class ShoalReader:
             reading.boxes_mm[name] = boxes[k]
             reading.veil[name] = max(0.0, float(veils[k]))
         return reading
+
+    def _correlate(self, small: np.ndarray, known: np.ndarray, corners: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """Each cell (top-left ``corners``) against every section, in every window."""
+        ncc, shift = matching.correlations(small, known, corners, self.windows[0])
+        for window in self.windows[1:]:  # the window is searched as the shift is
+            more, moved = matching.correlations(small, known, corners, window, shift)
+            shift = np.where((more.max(1) > ncc.max(1))[:, None], moved, shift)
+            ncc = np.maximum(ncc, more)
+        return ncc, shift
+
+    def _near_shoal(self, cells: list[Cell], small: np.ndarray, known: np.ndarray,
+                    origin: tuple[float, float], top: Cell
+                    ) -> tuple[list[Cell], np.ndarray, np.ndarray]:
+        """The cells within :data:`REACH` of the top card or of a cell that matches a
+        section (above the two groups' split of the cells seen so far), with their
+        correlations and shifts: the shoal is connected (every card covers one of its
+        sections), so the rest of the mat is bare and need not be matched."""
+        sw, sh = self.deck.section_mm
+        on_mat = set(cells)
+        seen: dict[Cell, int] = {}
+        rows: list[np.ndarray] = []
+        shifts: list[np.ndarray] = []
+        grow = {(top[0] + dx, top[1] + dy) for dx, dy in QUADRANTS}
+        while True:
+            new = sorted({(i + dx, j + dy) for i, j in grow
+                          for dx in range(-REACH, REACH + 1)
+                          for dy in range(-REACH, REACH + 1)} & on_mat - seen.keys())
+            if not new:
+                break
+            corners = np.array([(origin[0] + i * sw, origin[1] + j * sh) for i, j in new])
+            ncc, shift = self._correlate(small, known, corners)
+            for c in new:
+                seen[c] = len(seen)
+            rows.append(ncc)
+            shifts.append(shift)
+            best = np.concatenate(rows)[:, 1:].max(1)
+            split, _ = two_groups(best)
+            grow = {c for c in new if best[seen[c]] > split}
+        order = sorted(seen, key=lambda c: (c[1], c[0]))
+        k = [seen[c] for c in order]
+        return order, np.concatenate(rows)[k], np.concatenate(shifts)[k]
 
     def _cells(self, shape: tuple[int, int], origin: tuple[float, float]) -> list[Cell]:
         """The lattice cells wholly on the mat, clear of its edges, and off its markers."""
