@@ -100,6 +100,9 @@ def find_grid(small: np.ndarray, card_mm: tuple[float, float], rows: tuple[str, 
     ``small`` (1 px/mm, :func:`vision.matching.prepare`); ``keep`` (same size, bool) is
     where a card's centre may lie (not on the markers, not at the mat's edge)."""
     cw, ch = card_mm
+    if small.shape[0] <= ch * FEATURE_PX_PER_MM or small.shape[1] <= cw * FEATURE_PX_PER_MM:
+        raise VisionError("the mat is smaller than one card of these faces: is this the "
+                          "right mat.json and faces file?")
     score = outline(small, (cw, ch))
     size = (round(cw * FEATURE_PX_PER_MM), round(ch * FEATURE_PX_PER_MM))
     where = keep[size[1] // 2:, size[0] // 2:][:score.shape[0], :score.shape[1]]
@@ -116,6 +119,9 @@ def find_grid(small: np.ndarray, card_mm: tuple[float, float], rows: tuple[str, 
     row = np.round((mm[:, 1] - fy) / py).astype(int)
     near = (np.abs(mm[:, 0] - fx - col * px) < 0.25 * px) \
         & (np.abs(mm[:, 1] - fy - row * py) < 0.25 * py)
+    if near.sum() < 2:
+        raise VisionError("no cards found on the mat: are the cards on the mat and the "
+                          "faces file the right one?")
     col, row, w, mm = col[near], row[near], w[near], mm[near]
     # slide the layout's shape over the lattice to where it holds the most peak weight
     c0, r0 = col.min() - len(rows[0]), row.min() - len(rows)
@@ -146,7 +152,6 @@ def _fit(index: np.ndarray, pos: np.ndarray, w: np.ndarray, period: float
     a = np.stack([np.ones_like(pos), index.astype(float)], 1) * np.sqrt(w + 1e-9)[:, None]
     (origin, step), *_ = np.linalg.lstsq(a, pos * np.sqrt(w + 1e-9), rcond=None)
     return float(origin), float(step)
-
 
 
 def _check_span(col: np.ndarray, row: np.ndarray, seen: np.ndarray,

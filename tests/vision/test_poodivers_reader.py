@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.games.poodivers.layout import card_cells, named, rows_of
-from vision import matching, poodivers, synth
+from vision import matching, poo_grid, poodivers, synth
 from vision.decks import Faces, load_faces
+from vision.errors import VisionError
 from vision.mat import MatSpec, load
 from vision.synth_tables import Table
 from vision.templates import Templates
@@ -137,3 +138,35 @@ def test_a_colour_fits_its_template_lit_and_veiled_whatever_its_greyness(
     expected = float(((other - design @ coef) ** 2).sum())
     got = float(matching.colour_misfit(other[None], faces, other)[0, 0])
     assert abs(got - expected) < 1e-9
+
+
+def _odd_mat(rng: np.random.Generator, kind: int) -> np.ndarray:
+    """A mat image the grid search may meet: noise, a plain mat, stray card outlines at
+    random, stripes; often smaller than a card."""
+    h, w = (int(v) for v in rng.integers(60, 400, 2))
+    if kind == 0:
+        return rng.random((h, w, 3)).astype(np.float32)
+    img = np.full((h, w, 3), float(rng.random()) if kind == 1 else 0.8, np.float32)
+    if kind == 2:
+        for _ in range(int(rng.integers(1, 12))):
+            x, y = (int(v) for v in rng.integers(0, (w, h)))
+            cv2.rectangle(img, (x, y), (x + 62, y + 92), (0.2, 0.2, 0.2), 2)
+    if kind == 3:
+        img[::int(rng.integers(3, 40)), :] = 0.1
+    return img
+
+
+def test_the_grid_search_refuses_odd_mats_with_a_message() -> None:
+    """Whatever the mat image, the grid is found or refused with a VisionError (a mat
+    smaller than a card, outlines that lie on no lattice), never another error."""
+    rng = np.random.default_rng(0)
+    refused = 0
+    for k in range(200):
+        img = _odd_mat(rng, k % 4)
+        try:
+            poo_grid.find_grid(img, (62.0, 92.0), ("####",) * 3, np.ones(img.shape[:2], bool))
+        except VisionError as err:
+            refused += 1
+            assert "mat" in str(err)
+    assert refused > 150
+
