@@ -56,8 +56,10 @@ FEWER = 0.02
 places that explain a cell equally well, the one that explains more of the photo wins."""
 
 REACH = 2
-"""Cells further than this (in cells, either way) from every cell that matches a section
-are not matched: a card showing only plain sections lies within it of one with fish."""
+"""Cells further than this (in cells, either way) from the top card and from every cell
+that matches a section are not matched (a plain section's own edge and frame match too,
+in the window that takes them in): every card covers one of the shoal's sections, so the
+shoal is one piece, and two cards' width of bare mat around it ends it."""
 
 NEAR = 6
 """Bare cells nearest a cell whose colour is the mat's there (:func:`mat_coloured`)."""
@@ -77,7 +79,6 @@ class ShoalReader:
                         for inset in templates.SECTION_INSETS_MM]
         self.templates = self.windows[0]
         self.margins = calibration.margins(self.templates, frozenset({templates.NO_CARD}))
-        self.cards = list(deck.cards.values())
         sw, sh = deck.section_mm
         self.card_mm = (2 * sw, 2 * sh)
         self.whole = templates.whole_cards(deck, SEARCH_PX_PER_MM, CARD_INSET_MM)
@@ -214,6 +215,9 @@ class ShoalReader:
             best = np.concatenate(rows)[:, 1:].max(1)
             split, _ = two_groups(best)
             grow = {c for c in new if best[seen[c]] > split}
+        if not seen:  # the best card lies in the mat's edge band, clear of every cell
+            raise VisionError("no cards found on the mat, clear of its edges: are the "
+                              "cards on the mat, face up, and is this the right deck?")
         order = sorted(seen, key=lambda c: (c[1], c[0]))
         k = [seen[c] for c in order]
         return order, np.concatenate(rows)[k], np.concatenate(shifts)[k]
@@ -337,9 +341,10 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float) -> d
     ``sections`` (cells x 4N) correlates each cell with section q of card n at column
     4n + q. At each step every card at every lattice place is scored by the mean
     correlation of its sections not yet explained (less :data:`FEWER` for each one a
-    card above hides); a section off the lattice (off the mat, in its edge band, on a
-    marker) is not seen and scores ``bare``, so the edge of a card beside the mat's edge
-    is no card. The best below ``stop`` ends the peeling."""
+    card above hides); a section that is not one of ``cells`` (off the mat, in its edge
+    band, on a marker, or too far from the shoal to be matched) is not seen and scores
+    ``bare``, so the edge of a card beside the mat's edge is no card. The best below
+    ``stop`` ends the peeling."""
     index = {c: k for k, c in enumerate(cells)}
     n_cards = sections.shape[1] // 4
     places = sorted({(i - dx, j - dy) for i, j in cells for dx, dy in QUADRANTS})
@@ -348,6 +353,7 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float) -> d
     on_mat = where >= 0
     columns = np.arange(n_cards)[None, None, :] * 4 + np.arange(4)[None, :, None]
     gathered = sections[np.maximum(where, 0)[:, :, None], columns]  # places x 4 x cards
+    off = (~on_mat).sum(1)[:, None]  # sections not seen: they count as bare mat scores
     explained = np.zeros(len(cells), bool)
     found: dict[Cell, int] = {}
     while True:
@@ -355,8 +361,6 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float) -> d
         count = visible.sum(1)
         if not count.any():
             break
-        # a section off the mat is not seen: it counts as the bare mat scores
-        off = (~on_mat).sum(1)[:, None]
         mean = (((gathered * visible[:, :, None]).sum(1) + bare * off)
                 / np.maximum(count[:, None] + off, 1))
         score = np.where(count[:, None] > 0, mean - FEWER * (4 - count[:, None] - off), -np.inf)

@@ -12,6 +12,7 @@ import pytest
 from companion.games.shoal.deck import Deck
 from vision import lighting, shoal, synth
 from vision.decks import load_deck as vision_deck
+from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect
 
 CELLS = [(i, j) for j in range(3) for i in range(4)]
@@ -122,6 +123,17 @@ def test_colour_decides_only_where_the_pattern_cannot() -> None:
 @pytest.fixture(scope="module")
 def deck(deck_dir: Path) -> Deck:
     return vision_deck(deck_dir)
+
+
+def test_a_top_card_far_from_every_cell_is_refused_with_a_message(deck: Deck,
+                                                                  a3: MatSpec) -> None:
+    """The best whole card lies in the mat's edge band, two cards' width from every cell
+    the lattice keeps: there is no shoal to grow from it."""
+    reader = shoal.ShoalReader(deck, a3)
+    small = np.zeros((300, 420, 3), np.float32)
+    with pytest.raises(VisionError, match="clear of its edges"):
+        reader._near_shoal([(6, 6)], small, np.ones(small.shape[:2], np.float32),
+                           (0.0, 0.0), (0, 0))
 
 
 @pytest.mark.parametrize("seed", [700048, 700109, 700125])
