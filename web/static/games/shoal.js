@@ -89,19 +89,20 @@
   }
 
   function cameraPanel(h, ctx, v) {
-    const who = h("select", { id: "camera-player", "aria-label": "whose shoal" },
-      v.players.map((p) => h("option", { value: p, selected: p === reader }, p)));
-    who.addEventListener("change", () => { reader = who.value; });
+    if (!v.players.includes(reader)) reader = v.players[0];
+    const who = h("select", { id: "camera-player", "aria-label": "whose shoal",
+      onchange: (ev) => { reader = ev.currentTarget.value; } },
+    v.players.map((p) => h("option", { value: p, selected: p === reader }, p)));
     const file = h("input", { type: "file", accept: "image/*", capture: "environment",
-      id: "camera-photo", "aria-label": "photo of the shoal" });
-    file.addEventListener("change", () => { photo = file.files[0] || null; });
+      id: "camera-photo", "aria-label": "photo of the shoal",
+      onchange: (ev) => { photo = ev.currentTarget.files[0] || null; } });
     const go = h("button", { type: "button", class: "big", id: "camera-read", onclick: async () => {
       if (!photo) { ctx.flash("Take or choose a photo first."); return; }
       const form = new FormData();
       form.append("game", "shoal");
       form.append("photo", photo);
       try {
-        reading = { player: who.value, result: await window.TC.api("POST", "/api/vision/read", form) };
+        reading = { player: reader, result: await window.TC.api("POST", "/api/vision/read", form) };
         fixes = {};
         ctx.rerender();
       } catch (err) { ctx.flash(err.message); }
@@ -180,7 +181,7 @@
       key.style.background = colourOf(v, k);
       return key;
     }));
-    board.replaceChildren(h("p", {}, "Goal card ", h("strong", {}, s.goal.id), ": ",
+    window.TC.update(board, h("p", {}, "Goal card ", h("strong", {}, s.goal.id), ": ",
       (s.goal.text || []).join(" · ")), legend, h("div", { class: "sh-players" }, players));
     const parts = [];
     if (play) {
@@ -191,8 +192,11 @@
         drawCard(h, v, id, { onclick: () => { card = card === id ? null : id; ctx.rerender(); } }))));
     }
     parts.push(...cameraPanel(h, ctx, v));
-    controls.replaceChildren(...parts);
+    window.TC.update(controls, parts);
   }
 
-  window.GAMES.shoal = { render, picks: () => ({ card }) };
+  // A choice of the form of every legal move: where a card goes as its cell's numbers.
+  const label = (field, value) => (field === "at" ? value.join(", ") : null);
+
+  window.GAMES.shoal = { render, label, picks: () => ({ card }) };
 })();
