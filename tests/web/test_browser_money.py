@@ -191,10 +191,11 @@ def test_a_forced_sale_says_why_the_player_must_sell(tmp_path: Path,
             # The form of every legal move says it in the same words: not "forced sell",
             # not "count".
             page.click("#all-moves summary")
-            form = page.locator('form.legal[data-type="forced_sell"]')
+            form = page.locator('form.legal[data-type="forced_sell"]').first
             assert form.locator("strong").inner_text() == "Forced sale: sell shares to cover a loss"
-            labels = [t.split("\n")[0].strip() for t in form.locator("label").all_inner_texts()]
-            assert [w.split(" ")[0] for w in labels] == ["company", "seller", "shares"], labels
+            labels = [el.evaluate("el => el.firstChild.textContent.trim()")
+                      for el in form.locator("label").all()]
+            assert sorted(labels) == ["company", "seller", "shares"], labels
             said = form.inner_text()
             assert "forced sell" not in said and "count" not in said, said
             assert not CODE.search(said), said

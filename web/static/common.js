@@ -54,7 +54,9 @@ window.TC = (function () {
     for (let i = 0; i < fresh.length; i++) {
       const here = old[i];
       const node = fresh[i];
-      if (!here) parent.append(node);
+      if (here === node) continue;              // a part kept as it was (reuse)
+      else if (!here) parent.append(node);
+      else if (node.isConnected) parent.insertBefore(node, here);   // kept, moved
       else if (!same(here, node)) here.replaceWith(node);
       else morph(here, node);
     }
@@ -76,12 +78,23 @@ window.TC = (function () {
     const theirs = fresh.getElementsByTagName("*");
     swap(el, fresh);
     for (let i = 0; i < theirs.length; i++) {
-      if (theirs[i].handlers || mine[i].handlers) swap(mine[i], theirs[i]);
+      if (theirs[i].handlers || mine[i].handlers || theirs[i].drawnFrom) swap(mine[i], theirs[i]);
     }
   }
   function swap(el, fresh) {
     for (const type in fresh.handlers || {}) el.addEventListener(type, handle);
     el.handlers = fresh.handlers;
+    el.drawnFrom = fresh.drawnFrom;
+  }
+
+  // reuse(shown, key, make): the part of the page already shown if it was drawn from
+  // the same key (what it shows: a player's layout, the board and its targets), else
+  // make()'s new one. A change then builds only the parts it changed.
+  function reuse(shown, key, make) {
+    if (shown && shown.drawnFrom === key) return shown;
+    const el = make();
+    el.drawnFrom = key;
+    return el;
   }
 
   function morph(el, fresh) {
@@ -213,5 +226,5 @@ window.TC = (function () {
   }
 
   document.addEventListener("DOMContentLoaded", setupPin);
-  return { h, update, aside, later, api, askPin, ApiError, number };
+  return { h, update, reuse, aside, later, api, askPin, ApiError, number };
 })();

@@ -33,6 +33,15 @@
       if (picking && !flippable.has(picking)) picking = null;
     }
 
+    // The grid is drawn again only when a card, the diver or what may be tapped changed.
+    const key = JSON.stringify([s.cells, s.diver, [...flippable], peeking, picking, peeked]);
+    window.TC.update(board, window.TC.reuse(board.firstElementChild, key,
+      () => drawGrid(h, v, ctx, flippable)));
+    drawControls(h, v, ctx, controls, flip, peek, bank);
+  }
+
+  function drawGrid(h, v, ctx, flippable) {
+    const s = v.state;
     const width = Math.max(...s.layout.map((r) => r.length));
     const grid = h("div", { class: "pd-grid fit", role: "grid", "aria-label": "the cards" });
     grid.style.gridTemplateColumns = `repeat(${width}, minmax(0, 1fr))`;
@@ -58,7 +67,11 @@
         grid.append(btn);
       });
     });
-    window.TC.update(board, grid);
+    return grid;
+  }
+
+  function drawControls(h, v, ctx, controls, flip, peek, bank) {
+    const s = v.state;
 
     const parts = [];
     if (peeked) {

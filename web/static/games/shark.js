@@ -187,7 +187,8 @@
       : building ? options[building] || [] : []);
     // A forced sale comes first, above the board, where the debtor sees it at once.
     window.TC.update(board, legal.forced_sell ? forcedPanel(h, ctx, v, legal.forced_sell) : null,
-      drawBoard(v, ctx, targets));
+      window.TC.reuse(board.querySelector(".sk-board"), JSON.stringify([s.board, [...targets]]),
+        () => drawBoard(v, ctx, targets)));
 
     const parts = [];
     if (s.pending && !legal.forced_sell) {

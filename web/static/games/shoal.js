@@ -171,8 +171,11 @@
       const shoal = s.shoals[p];
       return h("section", { class: "card", "data-player": p },
         h("h2", {}, `${p}: ${v.scores[p]} point${v.scores[p] === 1 ? "" : "s"}`, mine ? " (to play)" : ""),
-        drawLayout(h, v, shoal.cells, mine && card ? spotsOf[card] : [],
-          mine && card ? (at) => { const c = card; card = null; ctx.act({ type: "play", card: c, at }); } : null),
+        // A shoal is drawn again only when it or its spots changed (one player's a turn).
+        window.TC.reuse(document.querySelector(`section[data-player="${CSS.escape(p)}"] > .sh-shoal`),
+          JSON.stringify([shoal.cells, mine && card ? spotsOf[card] : []]),
+          () => drawLayout(h, v, shoal.cells, mine && card ? spotsOf[card] : [],
+            mine && card ? (at) => { const c = card; card = null; ctx.act({ type: "play", card: c, at }); } : null)),
         breakdown(h, s.breakdown[p] || [], v.scores[p], shoal.cells),
         h("p", { class: "muted" }, `${shoal.cards} of ${s.cards_per_player} cards`));
     });
