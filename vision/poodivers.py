@@ -114,14 +114,13 @@ class PooDiversReader:
         cw, ch = faces.card_mm
         small = matching.prepare(light.flat, PX_PER_MM)
         bare = matching.prepare(light.bare.astype(np.float32), PX_PER_MM) > 0.99
-        noise = matching.noise_floor(small, bare)
+        noise, colour_noise = matching.floors(small, bare)
         free = ~lighting.marker_mask(mat, small.shape[:2], 1.0, mat.marker_mm / 6 + 2)
         edge = round(lighting.EDGE_MM + min(cw, ch) / 2)  # no card lies over the mat's edge
         free[:edge], free[-edge:], free[:, :edge], free[:, -edge:] = False, False, False, False
         grid = poo_grid.find_grid(small, faces.card_mm, rows, free)
         x0, y0, pitch_x, pitch_y = grid.x0, grid.y0, grid.px, grid.py
         known = matching.prepare((~light.unknown).astype(np.float32), PX_PER_MM)
-        colour_noise = matching.colour_floor(small, bare)
         cells = [(c, r) for r, row in enumerate(rows) for c, mark in enumerate(row)
                  if mark == "#"]
         corners = np.array([(x0 + c * pitch_x, y0 + r * pitch_y) for c, r in cells])
