@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from companion.grid import Cell
 from vision import calibration, lighting, matching, poo_grid, templates
 from vision.decks import Faces, load_faces
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
+from vision.matching import FEATURE_PX_PER_MM
 from vision.reading import Reading, timed
 
 FIXED = ("closed", "blank", "sleeper")
@@ -110,17 +112,23 @@ class PooDiversReader:
     def _read(self, photo: np.ndarray) -> Reading:
         rows, templates, faces, mat = self.rows, self.templates, self.faces, self.mat
         view = detect(mat, photo)
-        light = lighting.flatten(view.rectified, mat)
+        # the light is measured at the resolution cards are compared at
+        scale = FEATURE_PX_PER_MM / PX_PER_MM
+        low = cv2.resize(view.rectified, None, fx=scale, fy=scale,
+                         interpolation=cv2.INTER_AREA)
+        clip = cv2.resize(lighting.clipped(view.rectified).astype(np.float32),
+                          low.shape[1::-1], interpolation=cv2.INTER_AREA)
+        light = lighting.flatten(low, mat, FEATURE_PX_PER_MM, clip)
         cw, ch = faces.card_mm
-        small = matching.prepare(light.flat, PX_PER_MM)
-        bare = matching.prepare(light.bare.astype(np.float32), PX_PER_MM) > 0.99
+        small = matching.prepare(light.flat, FEATURE_PX_PER_MM)
+        bare = matching.prepare(light.bare.astype(np.float32), FEATURE_PX_PER_MM) > 0.99
         noise, colour_noise = matching.floors(small, bare)
         free = ~lighting.marker_mask(mat, small.shape[:2], 1.0, mat.marker_mm / 6 + 2)
         edge = round(lighting.EDGE_MM + min(cw, ch) / 2)  # no card lies over the mat's edge
         free[:edge], free[-edge:], free[:, :edge], free[:, -edge:] = False, False, False, False
         grid = poo_grid.find_grid(small, faces.card_mm, rows, free)
         x0, y0, pitch_x, pitch_y = grid.x0, grid.y0, grid.px, grid.py
-        known = matching.prepare((~light.unknown).astype(np.float32), PX_PER_MM)
+        known = matching.prepare((~light.unknown).astype(np.float32), FEATURE_PX_PER_MM)
         cells = [(c, r) for r, row in enumerate(rows) for c, mark in enumerate(row)
                  if mark == "#"]
         corners = np.array([(x0 + c * pitch_x, y0 + r * pitch_y) for c, r in cells])
