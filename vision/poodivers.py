@@ -7,8 +7,10 @@ Each card is matched against the faces file's images (all cards at once, invaria
 gain and offset: :mod:`vision.matching`); a card that looks like none of the closed,
 blank or sleeper faces is an object, so object drawings missing from faces.json are
 still read as objects. How unlike is "none" is learned from the faces file itself and
-the photo (:func:`object_margin`), never written in. Build a :class:`PooDiversReader`
-once per faces file, mat and layout.
+the photo (:func:`object_margin`), never written in. A card's colour counts less the
+brighter it is than a picture can be (a veil of glare, whose colour is not the light's:
+:meth:`PooDiversReader._read`). Build a :class:`PooDiversReader` once per faces file,
+mat and layout.
 """
 
 from __future__ import annotations
@@ -140,15 +142,20 @@ class PooDiversReader:
         misfit = matching.colour_misfit(means, templates, light.mat)
         pattern = dist - misfit / (3 * (matching.FLOOR * colour_noise) ** 2)
         colours = card_colours(means, pattern, templates, unlike, noise)
+        spread = colour_noise
         if colours is not None:
             # colours compared at the spread the cards show, with the cast they show
             # taken out or, that cast being an estimate, as photographed
-            cast, spread = colours
-            better = np.minimum(misfit, matching.colour_misfit(means / cast, templates,
+            cast, shown = colours
+            misfit = np.minimum(misfit, matching.colour_misfit(means / cast, templates,
                                                                light.mat))
-            dist = pattern + better / (3 * (matching.FLOOR * max(colour_noise, spread)) ** 2)
-            density = calibration.photo_density(dist, self.margins.worn)
-            unlike = object_margin(templates, self.margins, float(np.exp(density[0])))
+            spread = max(colour_noise, shown)
+        # a card brighter than its picture can be is veiled, by light whose colour is
+        # unknown: its colour says that much less
+        excess = np.maximum(means.mean(1)[:, None] - templates.means.mean(1)[None, :], 0.0)
+        dist = pattern + misfit / (3 * ((matching.FLOOR * spread) ** 2 + excess ** 2))
+        density = calibration.photo_density(dist, self.margins.worn)
+        unlike = object_margin(templates, self.margins, float(np.exp(density[0])))
         values, nearest = faces_apart(dist, templates.labels, unlike)
         veils = matching.veil(small, corners + shift, templates, dist.argmin(1))
         reading = Reading("poodivers", {}, {}, view=view)
