@@ -527,11 +527,13 @@ window.GamePage = (function () {
     if (sideDrawn) renderSide(v);
     else if (!sideDue) {
       sideDue = true;
-      window.TC.later(() => { sideDrawn = true; renderSide(shown()); });
+      window.TC.later(() => { sideDrawn = true; renderSide(shown()); sideReady(); });
     }
   }
   let sideDue = false;
   let sideDrawn = false;
+  let sideReady = () => {};
+  const sideDone = new Promise((ok) => { sideReady = ok; });
 
   function renderSide(v) {
     renderScores(v);
@@ -585,7 +587,8 @@ window.GamePage = (function () {
     const first = given ? new Promise((ok) => ok(JSON.parse(given.textContent))).then(setView)
       : load();
     if (given) given.remove();
-    first.then(connect).catch((err) => flash(err.message));
+    // Live once the whole page is drawn (a page showing "live" shows everything).
+    first.then(() => sideDone).then(connect).catch((err) => flash(err.message));
   }
   return { start, ctx };
 })();
