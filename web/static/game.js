@@ -374,6 +374,7 @@ window.GamePage = (function () {
   // inside the page): "Forced sale: sell shares to cover a loss", "shares".
   const wordsEl = document.getElementById("game-words");
   const WORDS = wordsEl ? JSON.parse(wordsEl.textContent) : {};
+  if (wordsEl) wordsEl.remove();      // read once, like the game (no inline script stays)
   const says = (type) => (WORDS[type] || {}).says || type.replace(/_/g, " ");
   const fieldSays = (type, field) => ((WORDS[type] || {}).fields || {})[field] || field;
 
