@@ -154,7 +154,8 @@ class ShoalReader:
                                 bare, (bare + top_score) / 2, np.array(cells, float), plain)
         sections = outshone(sections, (split + top_score) / 2,
                             np.array(self.templates.labels[1:]), plain)
-        found = peel(cells, sections, (bare + top_score) / 2, bare)
+        stop = (bare + top_score) / 2
+        found = peel(cells, sections, stop, bare)
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")
@@ -178,6 +179,12 @@ class ShoalReader:
             reading.candidates[name] = options
             reading.boxes_mm[name] = boxes[k]
             reading.veil[name] = max(0.0, float(veils[k]))
+        for c in doubts(cells, found, sections, split, plain):
+            k = index[c]
+            name = f"{c[0] - x_min},{c[1] - y_min}"
+            reading.doubtful[name] = calibration.posterior(
+                1.0 - sections[k], labels, density, {templates.NO_CARD: 1.0 - stop})
+            reading.boxes_mm[name] = self._box(corners[k] + shift[k])
         return reading
 
     def _correlate(self, small: np.ndarray, known: np.ndarray, corners: np.ndarray
@@ -372,6 +379,27 @@ def outshone(sections: np.ndarray, sure: float, values: np.ndarray, plain: np.nd
     out: np.ndarray = np.where((other >= sure) & (other > sections),
                                2 * sections - other, sections)
     return out
+
+
+def doubts(cells: list[Cell], found: dict[Cell, int], sections: np.ndarray, split: float,
+           plain: np.ndarray) -> list[Cell]:
+    """The cells the peel left bare that a card may yet lie on: their best correlation
+    (``sections``, cells x N) is in the cards' group (above ``split``) and with a section
+    that has fish (not ``plain``, N: the bare mat beside a card matches a plain section's
+    edge and frame), and they touch the shoal (their 8 neighbours include a cell found
+    or doubtful). Glare that washes a card out leaves such cells; a player settles them."""
+    out: list[Cell] = []
+    near = set(found)
+    best, which = sections.max(1), sections.argmax(1)
+    left = [c for k, c in enumerate(cells)
+            if c not in found and best[k] > split and not plain[which[k]]]
+    while True:
+        new = [c for c in left if c not in out and any(
+            (c[0] + dx, c[1] + dy) in near for dx in (-1, 0, 1) for dy in (-1, 0, 1))]
+        if not new:
+            return sorted(out, key=lambda c: (c[1], c[0]))
+        out += new
+        near.update(new)
 
 
 def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float) -> dict[Cell, int]:

@@ -184,3 +184,16 @@ def test_a_glare_spot_over_a_section_does_not_change_the_reading(
     veiled = max(reading.veil.values()) > lighting.VEIL
     assert light.glare.sum() > 100 * PX_PER_MM**2 or veiled
     assert reading.cells == s.cells
+
+
+def test_doubts_are_fish_like_cells_the_peel_left_bare_beside_the_shoal() -> None:
+    found = {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3}
+    corr = table(found, wrong=0.2)
+    plain = np.zeros(corr.shape[1], bool)
+    plain[4] = True
+    corr[CELLS.index((3, 1)), 5] = 0.5   # beside the card, like a fish section: asked
+    corr[CELLS.index((3, 2)), 6] = 0.5   # beside that one: asked too
+    corr[CELLS.index((0, 2)), 4] = 0.5   # beside the card, like a plain section: not
+    corr[CELLS.index((0, 0)), 5] = 0.25  # beside the card, in the bare mat's group: not
+    assert shoal.doubts(CELLS, found, corr, 0.3, plain) == [(3, 1), (3, 2)]
+    assert shoal.doubts(CELLS, {}, corr, 0.3, plain) == []
