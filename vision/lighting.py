@@ -145,8 +145,9 @@ def _poly_fit(img: np.ndarray, keep: np.ndarray) -> np.ndarray:
     terms = np.stack([np.ones_like(xs), xs, ys, xs * xs, xs * ys, ys * ys],
                      -1).reshape(-1, 6)
     sel = keep.reshape(-1)
-    coef, *_ = np.linalg.lstsq(terms[sel], img.reshape(-1, 3)[sel], rcond=None)
-    out: np.ndarray = (terms @ coef).reshape(h, w, 3)
+    a = terms[sel].astype(np.float64)
+    coef = np.linalg.lstsq(a.T @ a, a.T @ img.reshape(-1, 3)[sel], rcond=None)[0]
+    out: np.ndarray = (terms @ coef.astype(np.float32)).reshape(h, w, 3)
     return out
 
 
@@ -191,14 +192,26 @@ def _light(small: np.ndarray, known: np.ndarray, markers: np.ndarray
     return light, keep, surface
 
 
-def flatten(rectified: np.ndarray, spec: MatSpec, px_per_mm: float = PX_PER_MM) -> Light:
-    """Measure the light of the rectified mat (see the module's docs)."""
-    h, w = rectified.shape[:2]
+def clipped(rectified: np.ndarray) -> np.ndarray:
+    """bool, the pixels at the sensor's top in any channel (:data:`CLIP`)."""
     b, g, r = cv2.split(rectified)
-    unknown = cv2.max(cv2.max(b, g), r) >= CLIP
+    out: np.ndarray = cv2.max(cv2.max(b, g), r) >= CLIP
+    return out
+
+
+def flatten(rectified: np.ndarray, spec: MatSpec, px_per_mm: float = PX_PER_MM,
+            clipped_share: np.ndarray | None = None) -> Light:
+    """Measure the light of the rectified mat (see the module's docs). When
+    ``rectified`` is a reduced photo (where a pixel partly clipped no longer reaches
+    :data:`CLIP`), ``clipped_share`` says how much of each of its pixels was clipped
+    (float32, 0..1); a pixel mostly clipped is unknown."""
+    h, w = rectified.shape[:2]
+    share = (clipped(rectified).astype(np.float32) if clipped_share is None
+             else clipped_share)
+    unknown = share >= 0.5
     size = (max(8, round(w / (_STEP_MM * px_per_mm))), max(8, round(h / (_STEP_MM * px_per_mm))))
     small = cv2.resize(rectified, size, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
-    known = cv2.resize(unknown.astype(np.float32), size, interpolation=cv2.INTER_AREA) < 0.5
+    known = cv2.resize(share, size, interpolation=cv2.INTER_AREA) < 0.5
     markers = marker_mask(spec, (size[1], size[0]), 1 / _STEP_MM, spec.marker_mm / 4 + 2)
     light, keep, surface = _light(small, known, markers)
     light_full = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)

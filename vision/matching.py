@@ -99,41 +99,33 @@ def sample(small: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float
     gy, gx = np.mgrid[0:wh:STEP, 0:ww:STEP]
     d = np.array([(dx, dy) for dy in shifts for dx in shifts], float) * FEATURE_PX_PER_MM
     tl = np.round((np.asarray(corners_mm, float)[:, None, :] + inset_mm) * FEATURE_PX_PER_MM
-                  + d[None]).astype(int).reshape(-1, 2)
-    pad = int(max(0, -tl.min(), (tl[:, 0] + ww - small.shape[1]).max(),
-                  (tl[:, 1] + wh - small.shape[0]).max())) + 1
-    extra = ((pad, pad), (pad, pad)) + ((0, 0),) * (small.ndim - 2)
-    padded = np.pad(small, extra)
-    inside = np.zeros(padded.shape[:2], bool)
-    inside[pad:-pad, pad:-pad] = True
-    ys = tl[:, 1, None] + pad + gy.ravel()[None]
-    xs = tl[:, 0, None] + pad + gx.ravel()[None]
-    out = padded[ys, xs].astype(np.float32)
-    out[~inside[ys, xs]] = outside
+                  + d[None]).astype(np.intp).reshape(-1, 2)
+    h, w = small.shape[:2]
+    ys = tl[:, 1, None] + gy.ravel()[None]
+    xs = tl[:, 0, None] + gx.ravel()[None]
+    flat = small.reshape(h * w, -1) if small.ndim == 3 else small.reshape(h * w)
+    out = flat[np.clip(ys, 0, h - 1) * w + np.clip(xs, 0, w - 1)].astype(np.float32)
+    if tl.min() < 0 or (tl[:, 0] + ww > w).any() or (tl[:, 1] + wh > h).any():
+        out[(ys < 0) | (ys >= h) | (xs < 0) | (xs >= w)] = outside
     return out
 
 
-def noise_floor(flat_small: np.ndarray, bare: np.ndarray) -> float:
-    """The photo's noise per sample (paper-white units): what is left of the bare mat at
-    the feature resolution once its smooth light is taken away (one grey level at least)."""
-    hp = flat_small - cv2.GaussianBlur(flat_small, (0, 0), 4 * FEATURE_PX_PER_MM)
-    values = np.abs(hp[bare]).ravel()[::5]
-    if values.size < 50:
-        return QUANTUM
-    return max(QUANTUM, float(1.4826 * np.median(values)))
+def floors(flat_small: np.ndarray, bare: np.ndarray) -> tuple[float, float]:
+    """What the bare mat (``bare``, bool) says of the photo's noise, paper-white units:
 
-
-def colour_floor(flat_small: np.ndarray, bare: np.ndarray) -> float:
-    """How far the bare mat's colour (averaged over a cell's size) strays from itself
-    across the photo, paper-white units: what is left of casts and uneven light once
-    divided out (1 % at least)."""
-    wide = cv2.GaussianBlur(flat_small, (0, 0), 4 * FEATURE_PX_PER_MM)
-    chroma = wide - wide.mean(-1, keepdims=True)
-    values = chroma[bare]
-    if len(values) < 50:
-        return 0.01
+    - per sample, what is left of it at the feature resolution once its smooth light
+      (over 4 mm) is taken away (one grey level at least);
+    - in colour, how far that smooth light's colour strays from itself across the photo:
+      what is left of casts and uneven light once divided out (1 % at least)."""
+    wide = cv2.GaussianBlur(flat_small, (0, 0), 4 * FEATURE_PX_PER_MM)[bare]
+    if len(wide) < 50:
+        return QUANTUM, 0.01
+    hp = np.abs(flat_small[bare] - wide).ravel()[::5]
+    noise = max(QUANTUM, float(1.4826 * np.median(hp)))
+    values = wide[::5]  # neighbours are alike once blurred: a fifth of them will do
+    values = values - values.mean(-1, keepdims=True)
     dev = np.abs(values - np.median(values, 0)).ravel()
-    return max(0.01, float(1.4826 * np.median(dev)))
+    return noise, max(0.01, float(1.4826 * np.median(dev)))
 
 
 def colour_misfit(means: np.ndarray, templates: Templates, mat: np.ndarray) -> np.ndarray:

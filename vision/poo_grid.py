@@ -63,10 +63,11 @@ def _along(edge: np.ndarray, length: int, axis: int) -> np.ndarray:
     run = np.cumsum(np.pad(edge, ((1, 0), (0, 0)) if axis == 0 else ((0, 0), (1, 0))),
                     axis, dtype=np.float64)
     if axis == 0:
-        out: np.ndarray = (run[length:] - run[:-length]) / length
+        out = (run[length:] - run[:-length]) / length
     else:
         out = (run[:, length:] - run[:, :-length]) / length
-    return out
+    f32: np.ndarray = out.astype(np.float32)
+    return f32
 
 
 def outline(small: np.ndarray, card_mm: tuple[float, float]) -> np.ndarray:
@@ -87,10 +88,12 @@ def outline(small: np.ndarray, card_mm: tuple[float, float]) -> np.ndarray:
     level = _along(gy, w, 1)     # [y, x]: the side from (x, y) rightwards
     n_y = min(upright.shape[0], level.shape[0] - h)
     n_x = min(upright.shape[1] - w, level.shape[1])
-    sides = np.stack([upright[:n_y, :n_x], upright[:n_y, w:w + n_x],
-                      level[:n_y, :n_x], level[h:h + n_y, :n_x]])
-    sides.sort(0)
-    out: np.ndarray = ((sides[1] + sides[2]) / 2).astype(np.float32)
+    a, b = upright[:n_y, :n_x], upright[:n_y, w:w + n_x]
+    c, d = level[:n_y, :n_x], level[h:h + n_y, :n_x]
+    # the middle two of four: all four less the least and the most
+    least = np.minimum(np.minimum(a, b), np.minimum(c, d))
+    most = np.maximum(np.maximum(a, b), np.maximum(c, d))
+    out: np.ndarray = ((a + b + c + d - least - most) / 2).astype(np.float32)
     return out
 
 

@@ -7,20 +7,24 @@ Each card is matched against the faces file's images (all cards at once, invaria
 gain and offset: :mod:`vision.matching`); a card that looks like none of the closed,
 blank or sleeper faces is an object, so object drawings missing from faces.json are
 still read as objects. How unlike is "none" is learned from the faces file itself and
-the photo (:func:`object_margin`), never written in. Build a :class:`PooDiversReader`
-once per faces file, mat and layout.
+the photo (:func:`object_margin`), never written in. A card's colour counts less the
+brighter it is than a picture can be (a veil of glare, whose colour is not the light's:
+:meth:`PooDiversReader._read`). Build a :class:`PooDiversReader` once per faces file,
+mat and layout.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from companion.grid import Cell
 from vision import calibration, lighting, matching, poo_grid, templates
 from vision.decks import Faces, load_faces
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
+from vision.matching import FEATURE_PX_PER_MM
 from vision.reading import Reading, timed
 
 FIXED = ("closed", "blank", "sleeper")
@@ -110,18 +114,23 @@ class PooDiversReader:
     def _read(self, photo: np.ndarray) -> Reading:
         rows, templates, faces, mat = self.rows, self.templates, self.faces, self.mat
         view = detect(mat, photo)
-        light = lighting.flatten(view.rectified, mat)
+        # the light is measured at the resolution cards are compared at
+        scale = FEATURE_PX_PER_MM / PX_PER_MM
+        low = cv2.resize(view.rectified, None, fx=scale, fy=scale,
+                         interpolation=cv2.INTER_AREA)
+        clip = cv2.resize(lighting.clipped(view.rectified).astype(np.float32),
+                          low.shape[1::-1], interpolation=cv2.INTER_AREA)
+        light = lighting.flatten(low, mat, FEATURE_PX_PER_MM, clip)
         cw, ch = faces.card_mm
-        small = matching.prepare(light.flat, PX_PER_MM)
-        bare = matching.prepare(light.bare.astype(np.float32), PX_PER_MM) > 0.99
-        noise = matching.noise_floor(small, bare)
+        small = matching.prepare(light.flat, FEATURE_PX_PER_MM)
+        bare = matching.prepare(light.bare.astype(np.float32), FEATURE_PX_PER_MM) > 0.99
+        noise, colour_noise = matching.floors(small, bare)
         free = ~lighting.marker_mask(mat, small.shape[:2], 1.0, mat.marker_mm / 6 + 2)
         edge = round(lighting.EDGE_MM + min(cw, ch) / 2)  # no card lies over the mat's edge
         free[:edge], free[-edge:], free[:, :edge], free[:, -edge:] = False, False, False, False
         grid = poo_grid.find_grid(small, faces.card_mm, rows, free)
         x0, y0, pitch_x, pitch_y = grid.x0, grid.y0, grid.px, grid.py
-        known = matching.prepare((~light.unknown).astype(np.float32), PX_PER_MM)
-        colour_noise = matching.colour_floor(small, bare)
+        known = matching.prepare((~light.unknown).astype(np.float32), FEATURE_PX_PER_MM)
         cells = [(c, r) for r, row in enumerate(rows) for c, mark in enumerate(row)
                  if mark == "#"]
         corners = np.array([(x0 + c * pitch_x, y0 + r * pitch_y) for c, r in cells])
@@ -133,15 +142,20 @@ class PooDiversReader:
         misfit = matching.colour_misfit(means, templates, light.mat)
         pattern = dist - misfit / (3 * (matching.FLOOR * colour_noise) ** 2)
         colours = card_colours(means, pattern, templates, unlike, noise)
+        spread = colour_noise
         if colours is not None:
             # colours compared at the spread the cards show, with the cast they show
             # taken out or, that cast being an estimate, as photographed
-            cast, spread = colours
-            better = np.minimum(misfit, matching.colour_misfit(means / cast, templates,
+            cast, shown = colours
+            misfit = np.minimum(misfit, matching.colour_misfit(means / cast, templates,
                                                                light.mat))
-            dist = pattern + better / (3 * (matching.FLOOR * max(colour_noise, spread)) ** 2)
-            density = calibration.photo_density(dist, self.margins.worn)
-            unlike = object_margin(templates, self.margins, float(np.exp(density[0])))
+            spread = max(colour_noise, shown)
+        # a card brighter than its picture can be is veiled, by light whose colour is
+        # unknown: its colour says that much less
+        excess = np.maximum(means.mean(1)[:, None] - templates.means.mean(1)[None, :], 0.0)
+        dist = pattern + misfit / (3 * ((matching.FLOOR * spread) ** 2 + excess ** 2))
+        density = calibration.photo_density(dist, self.margins.worn)
+        unlike = object_margin(templates, self.margins, float(np.exp(density[0])))
         values, nearest = faces_apart(dist, templates.labels, unlike)
         veils = matching.veil(small, corners + shift, templates, dist.argmin(1))
         reading = Reading("poodivers", {}, {}, view=view)
