@@ -117,13 +117,15 @@ def floors(flat_small: np.ndarray, bare: np.ndarray) -> tuple[float, float]:
       (over 4 mm) is taken away (one grey level at least);
     - in colour, how far that smooth light's colour strays from itself across the photo:
       what is left of casts and uneven light once divided out (1 % at least)."""
-    wide = cv2.GaussianBlur(flat_small, (0, 0), 4 * FEATURE_PX_PER_MM)[bare]
-    if len(wide) < 50:
+    where = np.flatnonzero(bare)
+    if len(where) < 50:
         return QUANTUM, 0.01
-    hp = np.abs(flat_small[bare] - wide).ravel()[::5]
+    where = where[::5]  # neighbours are alike (blurred): a fifth of them will do
+    c = flat_small.shape[2] if flat_small.ndim == 3 else 1
+    wide = cv2.GaussianBlur(flat_small, (0, 0), 4 * FEATURE_PX_PER_MM).reshape(-1, c)[where]
+    hp = np.abs(flat_small.reshape(-1, c)[where] - wide)
     noise = max(QUANTUM, float(1.4826 * np.median(hp)))
-    values = wide[::5]  # neighbours are alike once blurred: a fifth of them will do
-    values = values - values.mean(-1, keepdims=True)
+    values = wide - wide.mean(-1, keepdims=True)
     dev = np.abs(values - np.median(values, 0)).ravel()
     return noise, max(0.01, float(1.4826 * np.median(dev)))
 
@@ -206,8 +208,6 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     first = coarse[idx[np.arange(k), dist.argmin(1)]]
     fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM if dx or dy], float)
     centres = np.asarray(corners_mm, float) + first
-    samples = sample(small, centres, box, inset, (0,), outside=outside)
-    weight = sample(known, centres, box, inset, (0,), outside=1.0) > 0.5
     moved = (centres[:, None, :] + fine[None]).reshape(-1, 2)
     more = sample(small, moved, box, inset, (0,), outside=outside)
     more_w = sample(known, moved, box, inset, (0,), outside=1.0) > 0.5
@@ -220,7 +220,6 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     means = box_means(small, known, np.asarray(corners_mm, float) + shift, templates, outside)
     misfit = colour_misfit(means, templates, np.asarray(outside, np.float32))
     dist = dist + misfit / (3 * (FLOOR * colour_noise) ** 2)
-    del samples, weight
     return dist, shift
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.games.poodivers.layout import card_cells, named, rows_of
-from vision import matching, poo_grid, poodivers, synth
+from vision import calibration, matching, poo_grid, poodivers, synth
 from vision.decks import Faces, load_faces
 from vision.errors import VisionError
 from vision.mat import MatSpec, load
@@ -170,3 +170,21 @@ def test_the_grid_search_refuses_odd_mats_with_a_message() -> None:
             assert "mat" in str(err)
     assert refused > 150
 
+
+
+def test_true_matches_spread_widely_move_the_object_margin_out_never_in(
+        faces: Faces, a3: MatSpec) -> None:
+    """Where a true match and an object are as likely: a photo whose true matches spread
+    more widely than its wrong ones moves the margin towards the objects, never past
+    them; alike spreads, or narrower true ones, leave the geometric mean."""
+    reader = poodivers.PooDiversReader(faces, a3, ("####",))
+    t, margins = reader.templates, reader.margins
+    fixed = np.isin(np.array(t.labels), poodivers.FIXED)
+    nearest_object = float(calibration.cross(t)[np.ix_(fixed, ~fixed)].min())
+    base = poodivers.object_margin(t, margins, 0.0)
+    assert np.isclose(base, np.sqrt(margins.worn * nearest_object))
+    assert np.isclose(poodivers.object_margin(t, margins, 0.0, (0.3, 0.3)), base)
+    assert np.isclose(poodivers.object_margin(t, margins, 0.0, (0.25, 0.9)), base)
+    wide = poodivers.object_margin(t, margins, 0.0, (0.9, 0.3))
+    wider = poodivers.object_margin(t, margins, 0.0, (3.0, 0.3))
+    assert base < wide < wider < nearest_object
