@@ -59,6 +59,28 @@ def errors(truth: dict[str, str], read: dict[str, str]) -> int:
     return sum(truth.get(k) != read.get(k) for k in set(truth) | set(read))
 
 
+def moved(names: Iterable[str], dx: int, dy: int) -> dict[str, str]:
+    """Each Shoal cell name -> the name ``dx, dy`` cells away."""
+    out = {}
+    for name in names:
+        x, y = name.split(",")
+        out[name] = f"{int(x) + dx},{int(y) + dy}"
+    return out
+
+
+def as_placed(truth: dict[str, str], read: dict[str, str]) -> tuple[int, int]:
+    """The shift (up to 2 cells) of a Shoal reading's names that matches the truth best.
+
+    Both name cells from the shoal's own top-left ("0,0" is its smallest x and y), and
+    its score does not depend on where it lies: a row lost along the top would rename
+    every other cell, and count them all wrong, while only the lost row's cells are."""
+    def wrong(d: tuple[int, int]) -> tuple[int, int]:
+        names = moved(read, *d)
+        return errors(truth, {names[k]: v for k, v in read.items()}), abs(d[0]) + abs(d[1])
+
+    return min(((dx, dy) for dx in range(-2, 3) for dy in range(-2, 3)), key=wrong)
+
+
 def _stats(times: list[float]) -> dict[str, float]:
     return {"ms_p50": round(float(np.percentile(times, 50)), 1),
             "ms_p95": round(float(np.percentile(times, 95)), 1),
@@ -82,34 +104,43 @@ def calibration(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]]) -> dict[str, Any]:
-    """Read each (photo, truth, reader) from a JPEG as a phone sends it."""
-    wrong = cells = exact = refused = photos = 0
+    """Read each (photo, truth, reader) from a JPEG as a phone sends it. ``silent``: the
+    cells read wrong, missed or made up that the reading does not list as unsure (a
+    player is not asked about them)."""
+    wrong = silent = cells = exact = refused = photos = 0
     times: list[float] = []
     bins = [[0, 0] for _ in BINS[1:]]
     for photo, truth, read in cases:
         _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
         start = time.perf_counter()
         try:
-            reading = read(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
-            got = reading.cells
+            reading: Reading | None = read(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
         except VisionError:
-            got, refused = {}, refused + 1
-        else:
-            for cell, value in got.items():
+            reading, refused = None, refused + 1
+        times.append((time.perf_counter() - start) * 1000)
+        got: dict[str, str] = {}
+        unsure: set[str] = set()
+        if reading is not None:
+            shift = as_placed(truth, reading.cells) if reading.game == "shoal" else (0, 0)
+            names = (moved([*reading.cells, *reading.doubtful], *shift)
+                     if reading.game == "shoal" else {k: k for k in reading.cells})
+            got = {names[k]: v for k, v in reading.cells.items()}
+            unsure = {names[k] for k in reading.unsure()}
+            for cell, value in reading.cells.items():
                 k = int(np.searchsorted(BINS, reading.confidence[cell], side="right")) - 1
                 bins[min(k, len(bins) - 1)][0] += 1
-                bins[min(k, len(bins) - 1)][1] += truth.get(cell) == value
-        times.append((time.perf_counter() - start) * 1000)
-        e = errors(truth, got)
-        wrong, cells, exact, photos = wrong + e, cells + len(truth), exact + (e == 0), photos + 1
-    return {"photos": photos, "cells": cells, "wrong": wrong,
+                bins[min(k, len(bins) - 1)][1] += truth.get(names[cell]) == value
+        bad = {k for k in set(truth) | set(got) if truth.get(k) != got.get(k)}
+        wrong, silent, cells = wrong + len(bad), silent + len(bad - unsure), cells + len(truth)
+        exact, photos = exact + (not bad), photos + 1
+    return {"photos": photos, "cells": cells, "wrong": wrong, "silent": silent,
             "per_cell_error": round(wrong / max(cells, 1), 5), "layouts_exact": exact,
             "refused": refused, **_stats(times), "calibration": bins}
 
 
 def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     """Totals over several :func:`measure` results (times: the worst p50/p95)."""
-    out = {k: sum(p[k] for p in parts) for k in ("photos", "cells", "wrong",
+    out = {k: sum(p[k] for p in parts) for k in ("photos", "cells", "wrong", "silent",
                                                  "layouts_exact", "refused")}
     out["per_cell_error"] = round(out["wrong"] / max(out["cells"], 1), 5)
     for k in ("ms_p50", "ms_p95", "ms_max"):

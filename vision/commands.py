@@ -112,6 +112,10 @@ def _finish(reading: Reading, args: argparse.Namespace, photo: Any) -> int:
             others = [v for v in reading.candidates.get(cell, {}) if v != value][:2]
             flag = "   (unsure: check it" + (f"; or {' or '.join(others)}" if others else "") + ")"
         print(f"  {cell:>6}  {value}{flag}")
+    from vision.templates import NO_CARD
+    for cell, options in reading.doubtful.items():
+        others = [v for v in options if v != NO_CARD][:2]
+        print(f"  {cell:>6}  (no card seen: check it; glare may hide {' or '.join(others)})")
     return 0
 
 

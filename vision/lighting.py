@@ -207,7 +207,7 @@ def flatten(rectified: np.ndarray, spec: MatSpec, px_per_mm: float = PX_PER_MM,
     (float32, 0..1); a pixel mostly clipped is unknown."""
     h, w = rectified.shape[:2]
     share = (clipped(rectified).astype(np.float32) if clipped_share is None
-             else clipped_share)
+             else np.asarray(clipped_share, np.float32))
     unknown = share >= 0.5
     size = (max(8, round(w / (_STEP_MM * px_per_mm))), max(8, round(h / (_STEP_MM * px_per_mm))))
     small = cv2.resize(rectified, size, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0

@@ -117,13 +117,15 @@ def floors(flat_small: np.ndarray, bare: np.ndarray) -> tuple[float, float]:
       (over 4 mm) is taken away (one grey level at least);
     - in colour, how far that smooth light's colour strays from itself across the photo:
       what is left of casts and uneven light once divided out (1 % at least)."""
-    wide = cv2.GaussianBlur(flat_small, (0, 0), 4 * FEATURE_PX_PER_MM)[bare]
-    if len(wide) < 50:
+    where = np.flatnonzero(bare)
+    if len(where) < 50:
         return QUANTUM, 0.01
-    hp = np.abs(flat_small[bare] - wide).ravel()[::5]
+    where = where[::5]  # neighbours are alike (blurred): a fifth of them will do
+    c = flat_small.shape[2] if flat_small.ndim == 3 else 1
+    wide = cv2.GaussianBlur(flat_small, (0, 0), 4 * FEATURE_PX_PER_MM).reshape(-1, c)[where]
+    hp = np.abs(flat_small.reshape(-1, c)[where] - wide)
     noise = max(QUANTUM, float(1.4826 * np.median(hp)))
-    values = wide[::5]  # neighbours are alike once blurred: a fifth of them will do
-    values = values - values.mean(-1, keepdims=True)
+    values = wide - wide.mean(-1, keepdims=True)
     dev = np.abs(values - np.median(values, 0)).ravel()
     return noise, max(0.01, float(1.4826 * np.median(dev)))
 
@@ -200,17 +202,16 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     box, inset = templates.box_mm, templates.inset_mm
     k = len(corners_mm)
     coarse = np.array([(dx, dy) for dy in SHIFTS_MM for dx in SHIFTS_MM], float)
+    clear = bool(known.min() > 0.5)  # nothing clipped: every sample counts
     samples = sample(small, corners_mm, box, inset, outside=outside)
-    weight = sample(known, corners_mm, box, inset, outside=1.0) > 0.5
+    weight = None if clear else sample(known, corners_mm, box, inset, outside=1.0) > 0.5
     dist, idx = best_shift(distances(samples, templates, noise, weight), len(coarse))
     first = coarse[idx[np.arange(k), dist.argmin(1)]]
     fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM if dx or dy], float)
     centres = np.asarray(corners_mm, float) + first
-    samples = sample(small, centres, box, inset, (0,), outside=outside)
-    weight = sample(known, centres, box, inset, (0,), outside=1.0) > 0.5
     moved = (centres[:, None, :] + fine[None]).reshape(-1, 2)
     more = sample(small, moved, box, inset, (0,), outside=outside)
-    more_w = sample(known, moved, box, inset, (0,), outside=1.0) > 0.5
+    more_w = None if clear else sample(known, moved, box, inset, (0,), outside=1.0) > 0.5
     near, nidx = best_shift(distances(more, templates, noise, more_w), len(fine))
     better = near < dist
     dist = np.where(better, near, dist)
@@ -220,7 +221,6 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     means = box_means(small, known, np.asarray(corners_mm, float) + shift, templates, outside)
     misfit = colour_misfit(means, templates, np.asarray(outside, np.float32))
     dist = dist + misfit / (3 * (FLOOR * colour_noise) ** 2)
-    del samples, weight
     return dist, shift
 
 
@@ -245,14 +245,28 @@ def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     samples = sample(small, corners_mm, box, inset, (0,), outside=0.0)
     weight = (sample(known, corners_mm, box, inset, (0,), outside=1.0) > 0.5
               ).astype(np.float32)
-    flat = deplane_weighted(samples, weight, plane_basis(ww, wh)) * weight[:, :, None]
-    m = len(flat)
-    flat = flat.reshape(m, -1)
+    q = plane_basis(ww, wh)
+    m = len(samples)
     t = templates.features
+    # a box with every sample known needs no plane removed for the product: the
+    # templates have none (their planes are removed), so it only leaves the box's norm,
+    # which is its own norm less its plane's (in float64: the plane is most of it)
+    full = weight.min(1) >= 1
+    centred = samples - samples.mean(1, keepdims=True)  # the plane's offset, for precision
+    flat = centred.reshape(m, -1)
+    plane = np.einsum("nk,mnc->mkc", q[:, 1:], centred[full])  # what is left: the tilt
+    p2 = np.empty(m)
+    p2[full] = ((flat[full].astype(np.float64) ** 2).sum(1)
+                - (plane.astype(np.float64) ** 2).sum((1, 2)))
+    some = ~full
+    if some.any():
+        part = deplane_weighted(samples[some], weight[some], q) * weight[some][:, :, None]
+        flat[some] = part.reshape(int(some.sum()), -1)
+        p2[some] = (flat[some].astype(np.float64) ** 2).sum(1)
     # the template's whole norm: what glare hides counts against it, so a cell mostly
     # clipped never correlates well by what little is left of it
     t_norm = np.linalg.norm(t, axis=1)[None, :]
-    p_norm = np.linalg.norm(flat, axis=1, keepdims=True)
+    p_norm = np.sqrt(np.maximum(p2, 0.0)).astype(np.float32)[:, None]
     out: np.ndarray = (flat @ t.T) / np.maximum(p_norm * t_norm, 1e-9)
     return out
 

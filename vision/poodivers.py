@@ -32,19 +32,26 @@ FIXED = ("closed", "blank", "sleeper")
 
 
 def object_margin(templates: templates.Templates, margins: calibration.Margins,
-                  photo_true: float) -> float:
-    """The distance beyond which a card is none of the fixed faces: an object. The
-    geometric mean of how far a true match lies (the faces' worn distance, or the
-    photo's own when worse) and how near the object images come to the fixed faces
-    (without object images: how near the fixed faces come to each other)."""
+                  photo_true: float, spreads: tuple[float, float] = (1.0, 1.0)) -> float:
+    """The distance beyond which a card is none of the fixed faces: an object. Where, in
+    log distance, a true match and an object are as likely: between how far a true
+    match lies (the faces' worn distance, or the photo's own when worse) and how near
+    the object images come to the fixed faces (without object images: how near the
+    fixed faces come to each other), each weighed by how widely the other spreads
+    (``spreads``: the photo's true matches', its wrong ones'; alike, the geometric
+    mean): a photo whose true matches spread widely moves the margin out."""
     labels = np.array(templates.labels)
     fixed = np.isin(labels, FIXED)
     true = max(margins.worn, photo_true)
     d = calibration.cross(templates)
     if fixed.all():  # no object images: as unlike as the fixed faces are to each other
         apart = labels[:, None] != labels[None, :]
-        return float(np.sqrt(true * max(float(d[apart].min()), true)))
-    return float(np.sqrt(true * max(float(d[np.ix_(fixed, ~fixed)].min()), true)))
+        near = max(float(d[apart].min()), true)
+    else:
+        near = max(float(d[np.ix_(fixed, ~fixed)].min()), true)
+    s_true, s_wrong = spreads
+    w = max(0.5, s_true / (s_true + s_wrong))
+    return float(np.exp(np.log(true) * (1 - w) + np.log(near) * w))
 
 
 def card_colours(means: np.ndarray, pattern: np.ndarray, templates: templates.Templates,
@@ -137,7 +144,8 @@ class PooDiversReader:
         dist, shift = matching.match(small, known, corners, templates, noise, light.mat,
                                      colour_noise)
         density = calibration.photo_density(dist, self.margins.worn)
-        unlike = object_margin(templates, self.margins, float(np.exp(density[0])))
+        unlike = object_margin(templates, self.margins, float(np.exp(density[0])),
+                               (density[1], density[3]))
         means = matching.box_means(small, known, corners + shift, templates, light.mat)
         misfit = matching.colour_misfit(means, templates, light.mat)
         pattern = dist - misfit / (3 * (matching.FLOOR * colour_noise) ** 2)
@@ -155,7 +163,8 @@ class PooDiversReader:
         excess = np.maximum(means.mean(1)[:, None] - templates.means.mean(1)[None, :], 0.0)
         dist = pattern + misfit / (3 * ((matching.FLOOR * spread) ** 2 + excess ** 2))
         density = calibration.photo_density(dist, self.margins.worn)
-        unlike = object_margin(templates, self.margins, float(np.exp(density[0])))
+        unlike = object_margin(templates, self.margins, float(np.exp(density[0])),
+                               (density[1], density[3]))
         values, nearest = faces_apart(dist, templates.labels, unlike)
         veils = matching.veil(small, corners + shift, templates, dist.argmin(1))
         reading = Reading("poodivers", {}, {}, view=view)

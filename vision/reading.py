@@ -9,6 +9,9 @@ millimetres and in pixels of the rectified photo (``Reading.view.rectified``; se
     "unsure": [{"cell": "3,1", "candidates": [{"value": "angel", "p": 0.62},
                 {"value": "clown", "p": 0.35}], "box_mm": [x, y, w, h],
                 "box_px": [x, y, w, h]}]
+
+A Shoal cell read as bare mat that glare may hide a card on is unsure too: it is not in
+``cells``, and its candidates include ``no-card``.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import numpy as np
 from vision import threads
 from vision.errors import VisionError
 from vision.mat import MatView
+from vision.templates import NO_CARD
 
 
 @dataclass
@@ -42,12 +46,16 @@ class Reading:
     """Cell -> the values it could be and their probability, most likely first."""
     veil: dict[str, float] = field(default_factory=dict)
     """Cell -> how much a glare veil brightens it (paper-white units; 0 when none)."""
+    doubtful: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Cells read as bare mat that may be under a card (Shoal, glare): the values they
+    could be, ``no-card`` among them, most likely first. Not in ``cells``; unsure."""
 
     def unsure(self) -> list[str]:
-        """The cells read with less confidence than :data:`vision.calibration.UNSURE`."""
+        """The cells read with less confidence than :data:`vision.calibration.UNSURE`,
+        then the doubtful ones (read as bare mat, maybe under a card)."""
         from vision.calibration import UNSURE
 
-        return [c for c, v in self.confidence.items() if v < UNSURE]
+        return [c for c, v in self.confidence.items() if v < UNSURE] + list(self.doubtful)
 
     def box_px(self, cell: str) -> tuple[int, int, int, int]:
         """A cell's box (x, y, w, h) in pixels of the rectified photo."""
@@ -70,11 +78,15 @@ class Reading:
     def to_json(self) -> dict[str, Any]:
         unsure = []
         for cell in self.unsure():
-            options = self.candidates.get(cell) or {self.cells[cell]: self.confidence[cell]}
+            read = self.cells.get(cell, NO_CARD)
+            options = (self.doubtful.get(cell) or self.candidates.get(cell)
+                       or {read: self.confidence[cell]})
+            likely = [v for v, p in options.items() if p >= 0.01][:4]
+            if read in options and read not in likely:  # what was read is always offered
+                likely = [*likely[:3], read]
             entry: dict[str, Any] = {
                 "cell": cell,
-                "candidates": [{"value": v, "p": round(p, 3)} for v, p in options.items()
-                               if p >= 0.01 or v == self.cells[cell]][:4]}
+                "candidates": [{"value": v, "p": round(options[v], 3)} for v in likely]}
             if cell in self.boxes_mm:
                 entry["box_mm"] = [round(v, 1) for v in self.boxes_mm[cell]]
                 entry["box_px"] = list(self.box_px(cell))

@@ -14,7 +14,10 @@ the top down, by card, not by pixel colour:
    windows: one that takes in the card's own edge and frame, one clear of its
    neighbours', :data:`vision.templates.SECTION_INSETS_MM`). A plain section and the
    bare mat differ in colour, not pattern: cells are also compared by colour (at their
-   middles) with the bare mat around them and with the sections (:func:`mat_coloured`).
+   middles) with the bare mat around them and with the sections (:func:`mat_coloured`);
+   a cell of neither the mat's colour nor the mat's whitened by glare is under a card
+   even when glare leaves no section matching it, and counts for no card and against
+   none: the card there is read from its clear sections.
 3. Peel: of every card image at every lattice place, the one whose sections not yet
    explained correlate best is the next card down; its visible sections are read off
    the card. A section another value explains better counts less (:func:`outshone`),
@@ -151,7 +154,8 @@ class ShoalReader:
                                 bare, (bare + top_score) / 2, np.array(cells, float), plain)
         sections = outshone(sections, (split + top_score) / 2,
                             np.array(self.templates.labels[1:]), plain)
-        found = peel(cells, sections, (bare + top_score) / 2, bare)
+        stop = (bare + top_score) / 2
+        found = peel(cells, sections, stop, bare)
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")
@@ -175,6 +179,12 @@ class ShoalReader:
             reading.candidates[name] = options
             reading.boxes_mm[name] = boxes[k]
             reading.veil[name] = max(0.0, float(veils[k]))
+        for c in doubts(cells, found, sections, split, plain):
+            k = index[c]
+            name = f"{c[0] - x_min},{c[1] - y_min}"
+            reading.doubtful[name] = calibration.posterior(
+                1.0 - sections[k], labels, density, {templates.NO_CARD: 1.0 - stop})
+            reading.boxes_mm[name] = self._box(corners[k] + shift[k])
         return reading
 
     def _correlate(self, small: np.ndarray, known: np.ndarray, corners: np.ndarray
@@ -270,7 +280,9 @@ def mat_coloured(sections: np.ndarray, means: np.ndarray, section_means: np.ndar
     its spread is how far bare cells stray from their neighbours'. Colour decides only
     where the pattern cannot: a sure cell whose best section has fish (not ``plain``,
     N) is kept whatever its colour, since cells of a card that correlate weakly (bowed,
-    veiled) may have been taken for bare mat around it."""
+    veiled) may have been taken for bare mat around it. A cell that is not sure and lies
+    clearly off the mat's colours under glare (:func:`off_glare`) scores at least
+    ``stop`` for every section: a card covers it, whichever its clear sections say."""
     if bare_cells.sum() < 4 or not sure_cells.any():
         return sections
     cell = chroma(means)
@@ -294,6 +306,40 @@ def mat_coloured(sections: np.ndarray, means: np.ndarray, section_means: np.ndar
     alike = np.linalg.norm(cell[:, None, :] - expected[None, :, :], axis=2) < 2 * spread
     lift = (off > 4 * spread)[:, None] & unlike_mat & alike
     out = np.where(lift, np.maximum(out, stop), out)
+    # a cell clearly not of the mat's colour, nor of the mat whitened by glare (between
+    # the mat's colour and the light's), is under some card even when glare leaves no
+    # section matching it: it neither vouches for a card nor vetoes one there
+    covered = (off_glare(cell, mat, cast) > 4 * spread) & ~sure_cells
+    out = np.where(covered[:, None], np.maximum(out, stop), out)
+    return out
+
+
+def _off_segment(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Distance of points ``p`` (K x 3) from the segments ``a``-``b`` (K x 3 or 3)."""
+    along = b - a
+    t = np.clip(((p - a) * along).sum(-1) / np.maximum((along * along).sum(-1), 1e-12), 0, 1)
+    out: np.ndarray = np.linalg.norm(p - a - t[..., None] * along, axis=-1)
+    return out
+
+
+def off_glare(cells: np.ndarray, mat: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """How far each cell's colour (K x 3, :func:`chroma`) lies from every colour the mat
+    there (K x 3) takes when glare whitens it: mixed with the light's colour (``light``,
+    3: white paper's chroma in this photo, its cast), with the camera's white (chroma 0,
+    where the glare clips), or both."""
+    white = np.zeros(3)
+    edges = np.stack([_off_segment(cells, mat, light), _off_segment(cells, mat, white),
+                      _off_segment(cells, light[None, :], white)], 1).min(1)
+    # inside the triangle: the barycentric weights of mat and light both at least 0
+    u, v = mat - white, np.broadcast_to(light - white, mat.shape)
+    uu, vv, uv = (u * u).sum(1), (v * v).sum(1), (u * v).sum(1)
+    pu, pv = (cells * u).sum(1), (cells * v).sum(1)
+    det = np.maximum(uu * vv - uv * uv, 1e-12)
+    wu, wv = (pu * vv - pv * uv) / det, (pv * uu - pu * uv) / det
+    inside = (wu >= 0) & (wv >= 0) & (wu + wv <= 1)
+    # a point inside still lies off the triangle's plane by what it has of neither
+    flat = np.linalg.norm(cells - wu[:, None] * u - wv[:, None] * v, axis=1)
+    out: np.ndarray = np.where(inside, flat, edges)
     return out
 
 
@@ -335,6 +381,27 @@ def outshone(sections: np.ndarray, sure: float, values: np.ndarray, plain: np.nd
     return out
 
 
+def doubts(cells: list[Cell], found: dict[Cell, int], sections: np.ndarray, split: float,
+           plain: np.ndarray) -> list[Cell]:
+    """The cells the peel left bare that a card may yet lie on: their best correlation
+    (``sections``, cells x N) is in the cards' group (above ``split``) and with a section
+    that has fish (not ``plain``, N: the bare mat beside a card matches a plain section's
+    edge and frame), and they touch the shoal (their 8 neighbours include a cell found
+    or doubtful). Glare that washes a card out leaves such cells; a player settles them."""
+    out: list[Cell] = []
+    near = set(found)
+    best, which = sections.max(1), sections.argmax(1)
+    left = [c for k, c in enumerate(cells)
+            if c not in found and best[k] > split and not plain[which[k]]]
+    while True:
+        new = [c for c in left if c not in out and any(
+            (c[0] + dx, c[1] + dy) in near for dx in (-1, 0, 1) for dy in (-1, 0, 1))]
+        if not new:
+            return sorted(out, key=lambda c: (c[1], c[0]))
+        out += new
+        near.update(new)
+
+
 def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float) -> dict[Cell, int]:
     """The visible section template of each covered cell, peeling cards top-down.
 
@@ -343,8 +410,8 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float) -> d
     correlation of its sections not yet explained (less :data:`FEWER` for each one a
     card above hides); a section that is not one of ``cells`` (off the mat, in its edge
     band, on a marker, or too far from the shoal to be matched) is not seen and scores
-    ``bare``, so the edge of a card beside the mat's edge is no card. The best below
-    ``stop`` ends the peeling."""
+    ``bare``, so the edge of a card beside the mat's edge is no card. The best at or
+    below ``stop`` ends the peeling (cells that count for no card score ``stop``)."""
     index = {c: k for k, c in enumerate(cells)}
     n_cards = sections.shape[1] // 4
     places = sorted({(i - dx, j - dy) for i, j in cells for dx, dy in QUADRANTS})
@@ -365,7 +432,7 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float) -> d
                 / np.maximum(count[:, None] + off, 1))
         score = np.where(count[:, None] > 0, mean - FEWER * (4 - count[:, None] - off), -np.inf)
         place, card = np.unravel_index(int(score.argmax()), score.shape)
-        if score[place, card] < stop:
+        if score[place, card] <= stop:
             break
         for q in np.flatnonzero(visible[place]):
             k = int(where[place, q])

@@ -47,8 +47,8 @@ def test_the_set_holds_a_user_s_files_and_its_truth() -> None:
 
 
 @pytest.mark.xfail(strict=True, reason="issue 12: the readers of 2026-12-01 read about 32 % "
-                   "(Shoal, the layered reader) and 11 % (Tokyo Poo Divers: closed backs "
-                   "under the lamp's glare, glossy blanks) of this set's cells wrong "
+                   "(Shoal, the layered reader) and 7 % (Tokyo Poo Divers: cards washed "
+                   "out by the lamp's reflection, read as objects) of this set's cells wrong "
                    "(README, Vision); remove this mark once they meet the bound")
 @pytest.mark.parametrize("game", ["shoal", "poodivers"])
 def test_photos_are_read_within_the_per_cell_bound(game: str) -> None:
@@ -61,8 +61,28 @@ def test_photos_are_read_within_the_per_cell_bound(game: str) -> None:
                   PooDiversReader(load_faces(table / "faces"), spec,
                                   tuple(rows_of(shot["layout"]))))
         reading = reader.read(load(SET / shot["file"]))
-        e = errors(shot["cells"], reading.cells)
+        e = errors(shot["cells"], reading.cells, shoal=game == "shoal")
         seen.append(f"{shot['file']}: {e} of {len(shot['cells'])}")
         wrong += e
         total += len(shot["cells"])
     assert wrong / total <= BOUND, f"{wrong} of {total} cells wrong ({'; '.join(seen)})"
+
+
+def test_cards_washed_out_by_the_lamp_are_asked_about_not_left_out() -> None:
+    """Photo 08: the lamp's reflection washes two cards out. The cells the reader cannot
+    call card or mat are listed as unsure, with "no card" among their candidates, so the
+    camera view asks a player before any score is taken."""
+    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
+                ["photos"] if s["file"] == "photos/08.jpg")
+    table = SET / shot["table"]
+    reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
+    reading = reader.read(load(SET / shot["file"]))
+    missed = {k for k in shot["cells"] if k not in reading.cells}
+    assert missed, "the photo no longer shows the washed-out cards: pick another"
+    asked = missed & set(reading.doubtful)
+    assert len(asked) >= 2, f"missed {sorted(missed)}, asked about {sorted(reading.doubtful)}"
+    unsure = {u["cell"]: u for u in reading.to_json()["unsure"]}
+    for cell in asked:
+        values = [c["value"] for c in unsure[cell]["candidates"]]
+        assert "no-card" in values and len(values) >= 2
+        assert cell not in reading.cells and "box_px" in unsure[cell]

@@ -120,6 +120,40 @@ def test_colour_decides_only_where_the_pattern_cannot() -> None:
     assert out[6, 1] == 0.2           # plain, and of the mat's colour: bare mat
 
 
+def test_glare_on_two_sections_leaves_the_card_to_its_other_two() -> None:
+    """Cells of a card's colour that glare left matching nothing count as neither card nor
+    mat: the card is read from its two clear sections, the glared two follow from it."""
+    places = np.array([(i, j) for i, j in CELLS], float)
+    shows = {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3}
+    corr = table(shows, wrong=0.2)
+    glared = [CELLS.index((1, 1)), CELLS.index((2, 1))]
+    corr[glared] = 0.2  # under the glare nothing matches, the true section no better
+    means = np.array([MAT] * len(CELLS))
+    means[[CELLS.index(c) for c in shows]] = CARD
+    means[glared] = 0.4 * np.array(CARD) + 0.6  # veiled: like no section's colour
+    bare_cells = np.array([c not in shows for c in CELLS])
+    sure = np.array([c in ((1, 0), (2, 0)) for c in CELLS])
+    jitter = means * (1 + 0.002 * np.arange(len(CELLS)))[:, None]
+    args = (np.array([CARD] * 12), bare_cells, sure, 0.2, 0.6, places, np.zeros(12, bool))
+    assert shoal.peel(CELLS, corr, stop=0.6, bare=0.2) == {}  # by pattern alone: no card
+    assert shoal.peel(CELLS, shoal.mat_coloured(corr, jitter, *args), 0.6, 0.2) == shows
+    # the bare mat whitened by the same glare is still bare mat
+    whitened = jitter.copy()
+    whitened[glared] = 0.5 * np.array(MAT) + 0.5
+    assert shoal.peel(CELLS, shoal.mat_coloured(corr, whitened, *args), 0.6, 0.2) == {}
+
+
+def test_off_glare_measures_colour_unlike_the_mat_mixed_with_the_light() -> None:
+    mat = shoal.chroma(np.array([MAT, (0.6, 0.8, 0.9)]))
+    light = shoal.chroma(np.array([(0.8, 0.9, 1.0)]))[0]
+    veiled = shoal.chroma(np.array([0.4 * np.array((0.6, 0.8, 0.9)) + 0.6 * np.array(
+        (0.8, 0.9, 1.0))]))
+    card = shoal.chroma(np.array([CARD]))
+    assert shoal.off_glare(veiled, mat[1:], light)[0] < 0.01
+    assert shoal.off_glare(card, mat[1:], light)[0] > 0.1
+    assert shoal.off_glare(mat[:1], mat[:1], light)[0] == 0.0
+
+
 @pytest.fixture(scope="module")
 def deck(deck_dir: Path) -> Deck:
     return vision_deck(deck_dir)
@@ -150,3 +184,16 @@ def test_a_glare_spot_over_a_section_does_not_change_the_reading(
     veiled = max(reading.veil.values()) > lighting.VEIL
     assert light.glare.sum() > 100 * PX_PER_MM**2 or veiled
     assert reading.cells == s.cells
+
+
+def test_doubts_are_fish_like_cells_the_peel_left_bare_beside_the_shoal() -> None:
+    found = {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3}
+    corr = table(found, wrong=0.2)
+    plain = np.zeros(corr.shape[1], bool)
+    plain[4] = True
+    corr[CELLS.index((3, 1)), 5] = 0.5   # beside the card, like a fish section: asked
+    corr[CELLS.index((3, 2)), 6] = 0.5   # beside that one: asked too
+    corr[CELLS.index((0, 2)), 4] = 0.5   # beside the card, like a plain section: not
+    corr[CELLS.index((0, 0)), 5] = 0.25  # beside the card, in the bare mat's group: not
+    assert shoal.doubts(CELLS, found, corr, 0.3, plain) == [(3, 1), (3, 2)]
+    assert shoal.doubts(CELLS, {}, corr, 0.3, plain) == []

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.games.poodivers.layout import card_cells, named, rows_of
-from vision import matching, poo_grid, poodivers, synth
+from vision import calibration, matching, poo_grid, poodivers, synth
 from vision.decks import Faces, load_faces
 from vision.errors import VisionError
 from vision.mat import MatSpec, load
@@ -170,3 +170,41 @@ def test_the_grid_search_refuses_odd_mats_with_a_message() -> None:
             assert "mat" in str(err)
     assert refused > 150
 
+
+
+def test_true_matches_spread_widely_move_the_object_margin_out_never_in(
+        faces: Faces, a3: MatSpec) -> None:
+    """Where a true match and an object are as likely: a photo whose true matches spread
+    more widely than its wrong ones moves the margin towards the objects, never past
+    them; alike spreads, or narrower true ones, leave the geometric mean."""
+    reader = poodivers.PooDiversReader(faces, a3, ("####",))
+    t, margins = reader.templates, reader.margins
+    fixed = np.isin(np.array(t.labels), poodivers.FIXED)
+    nearest_object = float(calibration.cross(t)[np.ix_(fixed, ~fixed)].min())
+    base = poodivers.object_margin(t, margins, 0.0)
+    assert np.isclose(base, np.sqrt(margins.worn * nearest_object))
+    assert np.isclose(poodivers.object_margin(t, margins, 0.0, (0.3, 0.3)), base)
+    assert np.isclose(poodivers.object_margin(t, margins, 0.0, (0.25, 0.9)), base)
+    wide = poodivers.object_margin(t, margins, 0.0, (0.9, 0.3))
+    wider = poodivers.object_margin(t, margins, 0.0, (3.0, 0.3))
+    assert base < wide < wider < nearest_object
+
+
+@pytest.mark.parametrize("seed", [2, 4, 5])
+def test_a_window_s_reflection_of_another_colour_than_the_light_is_read_through(
+        seed: int, faces: Faces, face_images: Images, a3: MatSpec) -> None:
+    """A broad reflection of cool daylight over part of a layout lit by the room's light:
+    the cards under it are brighter than their pictures can be and tinted by a colour
+    that is not the light's. Their colour counts that much less, so a sleeper or a blank
+    under it is read by its pattern, not taken for an object."""
+    rows = rows_of("square")
+    s = synth.poodivers_scene(face_images, faces.card_mm, rows, a3, seed,
+                              synth.PRESETS["clean"])
+    h, w = s.photo.shape[:2]
+    gy, gx = np.mgrid[0:h, 0:w].astype(np.float32)
+    rng = np.random.default_rng(seed)
+    cx, cy, sigma = rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h, 0.12 * w
+    mix = 0.75 * np.exp(-((gx - cx) ** 2 + (gy - cy) ** 2) / (2 * sigma**2))[:, :, None]
+    daylight = np.array([250, 225, 190], np.float32)  # BGR: bluer than the room's light
+    photo = (s.photo * (1 - mix) + daylight * mix).clip(0, 255).astype(np.uint8)
+    assert poodivers.PooDiversReader(faces, a3, rows).read(photo).cells == s.cells

@@ -1,0 +1,67 @@
+"""Correlating boxes with templates (vision.matching): invariant to the light's gain,
+offset and tilt, and clipped pixels left out."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision import matching
+from vision.templates import Templates
+
+BOX_MM = (30.0, 24.0)
+INSET_MM = 2.0
+
+
+def _templates(rng: np.random.Generator, n: int = 5) -> Templates:
+    ww, wh = matching.window(BOX_MM, INSET_MM)
+    q = matching.plane_basis(ww, wh)
+    raw = rng.random((n, q.shape[0], 3)).astype(np.float32)
+    feats = matching.deplane(raw, q).reshape(n, -1)
+    return Templates(tuple(f"t{i}" for i in range(n)), feats, BOX_MM, INSET_MM,
+                     np.zeros(n), np.zeros((n, 3)), 0.0)
+
+
+def _image(rng: np.random.Generator, t: Templates, at: tuple[int, int]) -> np.ndarray:
+    """A 1 px/mm image showing template 2 at ``at`` under a bright, tilted light."""
+    ww, wh = matching.window(BOX_MM, INSET_MM)
+    q = matching.plane_basis(ww, wh)
+    img = (0.6 + 0.05 * rng.random((120, 160, 3))).astype(np.float32)
+    picture = t.features[2].reshape(-1, 3)
+    ys, xs = np.mgrid[0:wh:matching.STEP, 0:ww:matching.STEP]
+    x0, y0 = at[0] + round(INSET_MM), at[1] + round(INSET_MM)
+    img[y0 + ys.ravel(), x0 + xs.ravel()] = (0.7 + 1.5 * picture
+                                             + 0.3 * q[:, 1:2] + 0.2 * q[:, 2:3])
+    return img
+
+
+def test_a_template_under_any_gain_offset_and_tilt_correlates_fully() -> None:
+    rng = np.random.default_rng(4)
+    t = _templates(rng)
+    img = _image(rng, t, (40, 30))
+    known = np.ones(img.shape[:2], np.float32)
+    ncc, shift = matching.correlations(img, known, np.array([(38.0, 32.0)]), t)
+    assert ncc[0].argmax() == 2 and ncc[0, 2] > 0.999
+    assert tuple(shift[0]) == (2.0, -2.0)
+
+
+def test_boxes_all_known_and_partly_clipped_are_compared_alike() -> None:
+    """A box with every sample known takes the quick way (no plane removed before the
+    product); with one clipped sample it takes the weighted way: the same correlations
+    where the clipped sample adds nothing."""
+    rng = np.random.default_rng(7)
+    t = _templates(rng)
+    img = _image(rng, t, (40, 30))
+    corners = np.array([(40.0, 30.0), (20.0, 50.0), (70.0, 10.0)])
+    known = np.ones(img.shape[:2], np.float32)
+    quick = matching._correlate(img, known, corners, t)
+    far = known.copy()
+    far[0, 0] = 0.0  # clipped, but in no box: every box still all known
+    assert np.allclose(quick, matching._correlate(img, far, corners, t), atol=1e-6)
+    # the weighted way, forced, on the same boxes: the planes fitted over all samples
+    ww, wh = matching.window(BOX_MM, INSET_MM)
+    samples = matching.sample(img, corners, BOX_MM, INSET_MM, (0,), outside=0.0)
+    flat = matching.deplane(samples, matching.plane_basis(ww, wh)).reshape(3, -1)
+    slow = (flat @ t.features.T) / (np.linalg.norm(flat, axis=1, keepdims=True)
+                                    * np.linalg.norm(t.features, axis=1)[None, :])
+    assert np.allclose(quick, slow, atol=1e-4)
+    assert quick[0, 2] > 0.999
