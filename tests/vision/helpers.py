@@ -24,7 +24,9 @@ def wrong_cells(truth: dict[str, str], read: dict[str, str], shoal: bool = False
         got = {names[k]: v for k, v in read.items()}
         return {k for k in set(truth) | set(got) if truth.get(k) != got.get(k)}
 
-    shifts = [(dx, dy) for dx in range(-2, 3) for dy in range(-2, 3)] if shoal else [(0, 0)]
+    if not shoal:
+        return bad({k: k for k in read}), (0, 0)
+    shifts = [(dx, dy) for dx in range(-2, 3) for dy in range(-2, 3)]
     best = min(shifts, key=lambda d: (len(bad(moved(read, *d))), abs(d[0]) + abs(d[1])))
     return bad(moved(read, *best)), best
 
