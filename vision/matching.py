@@ -202,15 +202,16 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     box, inset = templates.box_mm, templates.inset_mm
     k = len(corners_mm)
     coarse = np.array([(dx, dy) for dy in SHIFTS_MM for dx in SHIFTS_MM], float)
+    clear = bool(known.min() > 0.5)  # nothing clipped: every sample counts
     samples = sample(small, corners_mm, box, inset, outside=outside)
-    weight = sample(known, corners_mm, box, inset, outside=1.0) > 0.5
+    weight = None if clear else sample(known, corners_mm, box, inset, outside=1.0) > 0.5
     dist, idx = best_shift(distances(samples, templates, noise, weight), len(coarse))
     first = coarse[idx[np.arange(k), dist.argmin(1)]]
     fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM if dx or dy], float)
     centres = np.asarray(corners_mm, float) + first
     moved = (centres[:, None, :] + fine[None]).reshape(-1, 2)
     more = sample(small, moved, box, inset, (0,), outside=outside)
-    more_w = sample(known, moved, box, inset, (0,), outside=1.0) > 0.5
+    more_w = None if clear else sample(known, moved, box, inset, (0,), outside=1.0) > 0.5
     near, nidx = best_shift(distances(more, templates, noise, more_w), len(fine))
     better = near < dist
     dist = np.where(better, near, dist)

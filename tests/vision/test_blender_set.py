@@ -48,8 +48,9 @@ def test_the_set_holds_a_user_s_files_and_its_truth() -> None:
 
 @pytest.mark.xfail(strict=True, reason="issue 12: the readers of 2026-12-01 read about 11 % "
                    "(Shoal: cards under the lamp's reflection) and 7 % (Tokyo Poo Divers: "
-                   "closed backs under the lamp's glare, glossy blanks) of this set's "
-                   "cells wrong (README, Vision); remove this mark once they meet the bound")
+                   "cards washed out by the lamp's reflection, read as objects) of this "
+                   "set's cells wrong (README, Vision); remove this mark once they meet "
+                   "the bound")
 @pytest.mark.parametrize("game", ["shoal", "poodivers"])
 def test_photos_are_read_within_the_per_cell_bound(game: str) -> None:
     wrong = total = 0

@@ -188,3 +188,23 @@ def test_true_matches_spread_widely_move_the_object_margin_out_never_in(
     wide = poodivers.object_margin(t, margins, 0.0, (0.9, 0.3))
     wider = poodivers.object_margin(t, margins, 0.0, (3.0, 0.3))
     assert base < wide < wider < nearest_object
+
+
+@pytest.mark.parametrize("seed", [2, 4, 5])
+def test_a_window_s_reflection_of_another_colour_than_the_light_is_read_through(
+        seed: int, faces: Faces, face_images: Images, a3: MatSpec) -> None:
+    """A broad reflection of cool daylight over part of a layout lit by the room's light:
+    the cards under it are brighter than their pictures can be and tinted by a colour
+    that is not the light's. Their colour counts that much less, so a sleeper or a blank
+    under it is read by its pattern, not taken for an object."""
+    rows = rows_of("square")
+    s = synth.poodivers_scene(face_images, faces.card_mm, rows, a3, seed,
+                              synth.PRESETS["clean"])
+    h, w = s.photo.shape[:2]
+    gy, gx = np.mgrid[0:h, 0:w].astype(np.float32)
+    rng = np.random.default_rng(seed)
+    cx, cy, sigma = rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h, 0.12 * w
+    mix = 0.75 * np.exp(-((gx - cx) ** 2 + (gy - cy) ** 2) / (2 * sigma**2))[:, :, None]
+    daylight = np.array([250, 225, 190], np.float32)  # BGR: bluer than the room's light
+    photo = (s.photo * (1 - mix) + daylight * mix).clip(0, 255).astype(np.uint8)
+    assert poodivers.PooDiversReader(faces, a3, rows).read(photo).cells == s.cells
