@@ -7,7 +7,8 @@ goes; then a few undone so it is live), then ``--opens`` fresh page opens (no ca
 ``--taps`` taps on the page's own controls. Prints JSON per game: draw time (navigation
 to the turn and the board drawn and painted, median ms; and to the whole page, its log
 too), tap-to-update (the finger down to the
-page showing the action in its log, median and max ms), bytes per page open (every
+page showing the action in its log, median and max ms; and the elements the page made
+or took away for it, median), bytes per page open (every
 response as sent: gzip where the server packs it) and per change event (the live
 stream's message, as sent), and the goals: draw < 800 ms, tap < 150 ms, open < 60 KB,
 event < 4 KB.
@@ -46,8 +47,15 @@ PROBE = """
 (() => {
   const painted = (name) => requestAnimationFrame(() => setTimeout(() => performance.mark(name)));
   window.__taps = [];
+  window.__nodes = [];      // per tap: the elements made or taken away, the tap to its update
+  let nodes = 0;
+  const size = (n) => (n.nodeType === 1 ? 1 + n.getElementsByTagName("*").length : 0);
   document.addEventListener("pointerdown", () => { window.__down = performance.now(); }, true);
-  new MutationObserver(() => {
+  new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of r.addedNodes) nodes += size(n);
+      for (const n of r.removedNodes) nodes += size(n);
+    }
     const log = document.getElementById("log");
     const turn = document.getElementById("turn");
     const board = document.getElementById("board");
@@ -65,9 +73,11 @@ PROBE = """
     if (window.__seq !== undefined && seq > window.__seq && window.__down) {
       const down = window.__down;
       window.__down = 0;
+      window.__nodes.push(nodes);
       requestAnimationFrame(() => setTimeout(() => window.__taps.push(performance.now() - down)));
     }
     window.__seq = seq;
+    if (!window.__down) nodes = 0;
   }).observe(document, { subtree: true, childList: true, characterData: true });
 })();
 """
@@ -135,7 +145,7 @@ def taps_for(view: dict[str, Any], rnd: random.Random) -> list[str]:
 def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
             rnd: random.Random) -> dict[str, Any]:
     client = Client(server.url, PIN)
-    draws, wholes, open_bytes, events, tapped = [], [], [], [], []
+    draws, wholes, open_bytes, events, tapped, changed = [], [], [], [], [], []
     browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
     try:
         for i in range(opens + 1):
@@ -189,6 +199,7 @@ def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
                     page.wait_for_function(f"window.__taps.length > {before}", timeout=30_000)
                     page.wait_for_timeout(300)
                 tapped = page.evaluate("window.__taps")
+                changed = page.evaluate("window.__nodes")
                 events = list(messages)
             ctx.close()
     finally:
@@ -200,6 +211,7 @@ def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
         "whole_ms": round(statistics.median(wholes)),
         "tap_ms": round(statistics.median(tapped)) if tapped else None,
         "tap_max_ms": round(max(tapped)) if tapped else None, "taps": len(tapped),
+        "tap_elements": round(statistics.median(changed)) if changed else None,
         "open_kb": round(statistics.median(open_bytes) / 1024, 1),
         "event_kb": round(max(events) / 1024, 2) if events else None,
     }

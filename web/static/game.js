@@ -496,13 +496,6 @@ window.GamePage = (function () {
   function render() {
     const v = shown();
     document.body.classList.toggle("looking-back", !!past);
-    // What the browser scrolls to (a focused control, a tap error) stops below the pinned
-    // status, not under it.
-    const status = document.getElementById("status");
-    const padding = `${status.offsetHeight + 8}px`;
-    if (document.documentElement.style.scrollPaddingTop !== padding) {
-      document.documentElement.style.scrollPaddingTop = padding;
-    }
     const turn = who(v);
     if (document.getElementById("turn").textContent !== turn) {
       document.getElementById("turn").textContent = turn;
@@ -522,6 +515,13 @@ window.GamePage = (function () {
     } else {
       update(board, h("pre", { class: "state" }, JSON.stringify(v.state, null, 1)));
       document.getElementById("all-moves").open = true;
+    }
+    // What the browser scrolls to (a focused control, a tap error) stops below the pinned
+    // status, not under it (measured once drawn: the layout is the one the frame needs).
+    const status = document.getElementById("status");
+    const padding = `${status.offsetHeight + 8}px`;
+    if (document.documentElement.style.scrollPaddingTop !== padding) {
+      document.documentElement.style.scrollPaddingTop = padding;
     }
     // The page's first drawing is the turn, the board and the controls: the scores, the
     // chart and the log (below them on a phone) follow once the browser is idle.
