@@ -5,7 +5,8 @@ costs: Debian's chromium at 390 x 844 (touch) with the CPU slowed 4x, against
 For each game: a session played 200 actions deep through the API (as far as the game
 goes; then a few undone so it is live), then ``--opens`` fresh page opens (no cache) and
 ``--taps`` taps on the page's own controls. Prints JSON per game: draw time (navigation
-to the board drawn and painted, median ms), tap-to-update (the finger down to the
+to the turn and the board drawn and painted, median ms; and to the whole page, its log
+too), tap-to-update (the finger down to the
 page showing the action in its log, median and max ms), bytes per page open (every
 response as sent: gzip where the server packs it) and per change event (the live
 stream's message, as sent), and the goals: draw < 800 ms, tap < 150 ms, open < 60 KB,
@@ -38,8 +39,9 @@ GAMES = {"shark": (["Ann", "Ben", "Cid", "Dan"], {}),
          "poodivers": (["Ann", "Ben", "Cid"], {}),
          "shoal": (["Ann", "Ben", "Cid", "Dan"], {})}
 
-# Marks the page's first drawing and, after a tap, the log showing the new action (each
-# followed by the next frame, so layout and paint are counted).
+# Marks the page's first drawing (the turn and the board), the whole page (the log too)
+# and, after a tap, the log showing the new action (each followed by the next frame, so
+# layout and paint are counted).
 PROBE = """
 (() => {
   const painted = (name) => requestAnimationFrame(() => setTimeout(() => performance.mark(name)));
@@ -48,11 +50,17 @@ PROBE = """
   new MutationObserver(() => {
     const log = document.getElementById("log");
     const turn = document.getElementById("turn");
-    if (!window.__drawn && turn && turn.textContent !== "Loading\u2026") {
+    const board = document.getElementById("board");
+    const ready = turn && turn.textContent !== "Loading\u2026" && board && board.firstChild;
+    if (!window.__drawn && ready) {
       window.__drawn = true;
       painted("tc-drawn");
     }
     const top = log && log.firstElementChild;
+    if (!window.__whole && top) {
+      window.__whole = true;
+      painted("tc-whole");
+    }
     const seq = top ? Number(top.value) : 0;
     if (window.__seq !== undefined && seq > window.__seq && window.__down) {
       const down = window.__down;
@@ -127,7 +135,7 @@ def taps_for(view: dict[str, Any], rnd: random.Random) -> list[str]:
 def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
             rnd: random.Random) -> dict[str, Any]:
     client = Client(server.url, PIN)
-    draws, open_bytes, events, tapped = [], [], [], []
+    draws, wholes, open_bytes, events, tapped = [], [], [], [], []
     browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
     try:
         for i in range(opens + 1):
@@ -157,9 +165,13 @@ def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
                                    timeout=60_000)
             page.wait_for_selector("#live.on")
             page.wait_for_timeout(1500)
+            page.wait_for_function("performance.getEntriesByName('tc-whole').length > 0",
+                                   timeout=60_000)
             if i:       # the first open warms the server's caches, like a table's first
                 draws.append(page.evaluate(
                     "performance.getEntriesByName('tc-drawn')[0].startTime"))
+                wholes.append(page.evaluate(
+                    "performance.getEntriesByName('tc-whole')[0].startTime"))
                 open_bytes.append(sum(finished.values()) + sum(
                     n for rid, n in streamed.items() if rid not in finished))
             if i == opens:
@@ -185,6 +197,7 @@ def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
     return {
         "sid": sid, "actions": Client(server.url, PIN).call("GET", f"/api/games/{sid}")[1]["seq"],
         "draw_ms": round(statistics.median(draws)),
+        "whole_ms": round(statistics.median(wholes)),
         "tap_ms": round(statistics.median(tapped)) if tapped else None,
         "tap_max_ms": round(max(tapped)) if tapped else None, "taps": len(tapped),
         "open_kb": round(statistics.median(open_bytes) / 1024, 1),

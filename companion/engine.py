@@ -102,10 +102,14 @@ class Outcome:
 @dataclass(frozen=True)
 class Rule(Generic[State]):
     """One entry of a game's action table: the fields the action takes (besides
-    ``type``) and the handler that applies it."""
+    ``type``) and the handler that applies it; ``says`` is the action and ``labels`` its
+    fields as a player reads them, in the rulebook's words (forms and buttons show them:
+    "Forced sale: sell shares to cover a loss", ``{"count": "shares"}``)."""
 
     fields: Collection[str]
     handler: Callable[[State, Action], State]
+    says: str = ""
+    labels: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -202,6 +206,14 @@ class Game(ABC, Generic[State]):
     def apply(self, state: State, action: Action) -> State:
         """The state after ``action``; raises an :class:`IllegalAction` (nothing changes)."""
         return self.rule(state, action).handler(state, action)
+
+    def words(self) -> dict[str, dict[str, Any]]:
+        """Each action as a player reads it: ``{type: {"says": ..., "fields": {field:
+        words}}}`` from the action table (the type and field names where a rule has no
+        words)."""
+        return {kind: {"says": rule.says or kind.replace("_", " "),
+                       "fields": {f: rule.labels.get(f, f) for f in sorted(rule.fields)}}
+                for kind, rule in self.actions.items()}
 
     def describe(self, before: State, action: Action, after: State) -> str:
         """The log's line for ``action``, played in ``before`` and giving ``after``: who

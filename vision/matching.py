@@ -250,28 +250,14 @@ def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     samples = sample(small, corners_mm, box, inset, (0,), outside=0.0)
     weight = (sample(known, corners_mm, box, inset, (0,), outside=1.0) > 0.5
               ).astype(np.float32)
-    q = plane_basis(ww, wh)
-    m = len(samples)
+    flat = deplane_weighted(samples, weight, plane_basis(ww, wh)) * weight[:, :, None]
+    m = len(flat)
+    flat = flat.reshape(m, -1)
     t = templates.features
-    # a box with every sample known needs no plane removed for the product: the
-    # templates have none (their planes are removed), so it only leaves the box's norm,
-    # which is its own norm less its plane's (in float64: the plane is most of it)
-    full = weight.min(1) >= 1
-    centred = samples - samples.mean(1, keepdims=True)  # the plane's offset, for precision
-    flat = centred.reshape(m, -1)
-    plane = np.einsum("nk,mnc->mkc", q[:, 1:], centred[full])  # what is left: the tilt
-    p2 = np.empty(m)
-    p2[full] = ((flat[full].astype(np.float64) ** 2).sum(1)
-                - (plane.astype(np.float64) ** 2).sum((1, 2)))
-    some = ~full
-    if some.any():
-        part = deplane_weighted(samples[some], weight[some], q) * weight[some][:, :, None]
-        flat[some] = part.reshape(int(some.sum()), -1)
-        p2[some] = (flat[some].astype(np.float64) ** 2).sum(1)
     # the template's whole norm: what glare hides counts against it, so a cell mostly
     # clipped never correlates well by what little is left of it
     t_norm = np.linalg.norm(t, axis=1)[None, :]
-    p_norm = np.sqrt(np.maximum(p2, 0.0)).astype(np.float32)[:, None]
+    p_norm = np.linalg.norm(flat, axis=1, keepdims=True)
     out: np.ndarray = (flat @ t.T) / np.maximum(p_norm * t_norm, 1e-9)
     return out
 

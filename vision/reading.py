@@ -112,7 +112,7 @@ class Reading:
             conf = self.confidence.get(cell, 0.0)
             colour = (0, 200, 0) if conf >= 0.9 else (0, 160, 255) if conf >= 0.5 else (0, 0, 255)
             cv2.polylines(out, [quad.round().astype(np.int32)], True, colour, 2, cv2.LINE_AA)
-            label = self.cells.get(cell, "")
+            label = self.cells.get(cell) or ("no card?" if cell in self.doubtful else "")
             text = "\n".join([cell, *label.split("+")])
             cx, cy = quad.mean(0)
             for i, line in enumerate(text.split("\n")):

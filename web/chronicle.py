@@ -22,6 +22,20 @@ from typing import Any
 from companion.engine import Action, Game, replay
 from companion.table import MAX_SESSIONS, Session
 
+UNDRAWN = {"shoal": ("shoals", "ascii")}
+"""Parts of a game's state no page draws, left out of the light view (live events, the
+answer to a page's tap); the whole view keeps them: Shoal's text picture of each shoal,
+for the command line (a few hundred bytes in every Shoal event)."""
+
+
+def _drawn(game: str, state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` without what no page draws (:data:`UNDRAWN`)."""
+    if game not in UNDRAWN:
+        return state
+    part, key = UNDRAWN[game]
+    return {**state, part: {p: {k: v for k, v in each.items() if k != key}
+                            for p, each in state[part].items()}}
+
 
 @dataclass(frozen=True)
 class Step:
@@ -145,6 +159,7 @@ class Chronicle:
             if game.series(start):
                 out["series"] = [game.series(start)] + [s.series for s in steps]
         else:
+            out["state"] = _drawn(game.name, out["state"])
             out["last"] = steps[-1].entry(len(steps)) if steps else None
             trace.light = (made, out)
         return out

@@ -96,6 +96,7 @@ def game_page(session_id: int) -> str:
     return render_template("game.html", session_id=session_id, game=name,
                            title=game_session.game.title, players=game_session.players,
                            script=page_script(name), view=games_api.view(game_session),
+                           words=game_session.game.words(),
                            browser_timer=current_app.config.get("TIMER_SPEC") == "browser",
                            **_common())
 

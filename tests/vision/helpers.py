@@ -2,18 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 
-def errors(truth: dict[str, str], read: dict[str, str], shoal: bool = False) -> int:
-    """Cells read wrong, missed or made up; for a Shoal reading (``shoal``), at the shift
-    of up to 2 cells that matches the truth best: both name cells from the shoal's own
-    top-left, so a row lost along the top would rename every other cell."""
-    def wrong(dx: int, dy: int) -> int:
-        moved = {}
-        for name, value in read.items():
-            x, y = name.split(",")
-            moved[f"{int(x) + dx},{int(y) + dy}"] = value
-        return sum(truth.get(k) != moved.get(k) for k in set(truth) | set(moved))
+
+def moved(names: Iterable[str], dx: int, dy: int) -> dict[str, str]:
+    """Each Shoal cell name -> the name ``dx, dy`` cells away."""
+    out = {}
+    for name in names:
+        x, y = name.split(",")
+        out[name] = f"{int(x) + dx},{int(y) + dy}"
+    return out
+
+
+def wrong_cells(truth: dict[str, str], read: dict[str, str], shoal: bool = False
+                ) -> tuple[set[str], tuple[int, int]]:
+    """Cells read wrong, missed or made up (truth's names), and the shift (dx, dy) that
+    moves the read names to the truth's: for a Shoal reading (``shoal``), the shift of up
+    to 2 cells that matches the truth best, since both name cells from the shoal's own
+    top-left and a row lost along the top would rename every other cell."""
+    def bad(names: dict[str, str]) -> set[str]:
+        got = {names[k]: v for k, v in read.items()}
+        return {k for k in set(truth) | set(got) if truth.get(k) != got.get(k)}
 
     if not shoal:
-        return sum(truth.get(k) != read.get(k) for k in set(truth) | set(read))
-    return min(wrong(dx, dy) for dx in range(-2, 3) for dy in range(-2, 3))
+        return bad({k: k for k in read}), (0, 0)
+    shifts = [(dx, dy) for dx in range(-2, 3) for dy in range(-2, 3)]
+    best = min(shifts, key=lambda d: (len(bad(moved(read, *d))), abs(d[0]) + abs(d[1])))
+    return bad(moved(read, *best)), best
+
+
+def errors(truth: dict[str, str], read: dict[str, str], shoal: bool = False) -> int:
+    """How many cells are read wrong, missed or made up (:func:`wrong_cells`)."""
+    return len(wrong_cells(truth, read, shoal)[0])

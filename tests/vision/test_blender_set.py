@@ -17,7 +17,7 @@ from vision.images import load
 from vision.poodivers import PooDiversReader
 from vision.shoal import ShoalReader
 
-from .helpers import errors
+from .helpers import errors, moved, wrong_cells
 
 SET = Path(__file__).with_name("blender")
 PER_GAME = 3
@@ -46,10 +46,11 @@ def test_the_set_holds_a_user_s_files_and_its_truth() -> None:
         assert (SET / shot["file"]).is_file() and shot["cells"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: the readers of 2026-12-01 read about 32 % "
-                   "(Shoal, the layered reader) and 7 % (Tokyo Poo Divers: cards washed "
-                   "out by the lamp's reflection, read as objects) of this set's cells wrong "
-                   "(README, Vision); remove this mark once they meet the bound")
+@pytest.mark.xfail(strict=True, reason="issue 12: the readers of 2026-12-01 read about 11 % "
+                   "(Shoal: cards under the lamp's reflection) and 7 % (Tokyo Poo Divers: "
+                   "cards washed out by the lamp's reflection, read as objects) of this "
+                   "set's cells wrong (README, Vision); remove this mark once they meet "
+                   "the bound")
 @pytest.mark.parametrize("game", ["shoal", "poodivers"])
 def test_photos_are_read_within_the_per_cell_bound(game: str) -> None:
     wrong = total = 0
@@ -86,3 +87,25 @@ def test_cards_washed_out_by_the_lamp_are_asked_about_not_left_out() -> None:
         values = [c["value"] for c in unsure[cell]["candidates"]]
         assert "no-card" in values and len(values) >= 2
         assert cell not in reading.cells and "box_px" in unsure[cell]
+
+
+SHOAL_NOW = (0.12, 0.06)
+"""What the Shoal reader of 2026-12-01 does on the whole set, rounded up (10.8 % of cells
+wrong, 5.2 % wrong and not listed as unsure): the bound it must not fall back from
+while :data:`BOUND` is not yet met."""
+
+
+def test_the_shoal_reader_does_not_fall_back_on_the_whole_set() -> None:
+    wrong = silent = total = 0
+    for shot in json.loads((SET / "truth.json").read_text(encoding="utf-8"))["photos"]:
+        if shot["game"] != "shoal":
+            continue
+        table = SET / shot["table"]
+        reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
+        reading = reader.read(load(SET / shot["file"]))
+        bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
+        asked = set(moved(reading.unsure(), *shift).values())
+        wrong, silent = wrong + len(bad), silent + len(bad - asked)
+        total += len(shot["cells"])
+    assert wrong / total <= SHOAL_NOW[0], f"{wrong} of {total} cells wrong"
+    assert silent / total <= SHOAL_NOW[1], f"{silent} of {total} wrong and not asked about"

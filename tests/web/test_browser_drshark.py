@@ -194,3 +194,34 @@ def test_six_spies_play_in_teams_and_the_chart_plots_the_teams(
         assert page.locator("#summary .ranking li").first.inner_text() == \
             "Team Ann & Dan: 3 points"
         screenshot(page, f"drshark-{size}-team-chart")
+
+
+def test_every_move_form_offers_each_look_of_clue_once(server: Server,
+                                                       new_browser: Any) -> None:
+    """The form of every legal move offers the clue drawn once per look, as the picker
+    does ("passport a · round Fake Documents" and how many copies), not once per copy in
+    the bag: a player cannot tell identical copies apart."""
+    for size in (PHONE, TABLET):
+        sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"]})["id"]
+        for action in ({"type": "move", "space": "A-light"}, {"type": "start_search"}):
+            api_post(server, f"/api/games/{sid}/actions", {"action": action})
+        view = api_get(server, f"/api/games/{sid}")
+        clues = {c["id"]: c for c in view["state"]["catalogue"]["clues"]}
+        looks = {(c.get("shark"), c.get("evidence"), c.get("part"), c["shape"], c["category"])
+                 for c in (clues[i] for i in view["state"]["bag"])}
+        page = new_browser(size, has_touch=True, is_mobile=size is PHONE).new_page()
+        page.goto(f"{server.url}/games/{sid}")
+        enter_pin(page)
+        page.click("#all-moves summary")
+        select = page.locator('form.legal[data-type="draw"] select[data-field="clue"]')
+        said = select.locator("option").all_inner_texts()
+        assert len(said) == len(set(said)) == len(looks) < len(view["state"]["bag"])
+        assert any(text.endswith("\u00d73") for text in said), said
+        copies = [json.loads(v) for v in select.locator("option").evaluate_all(
+            "os => os.map(o => o.value)")]
+        pick = copies[1]
+        select.select_option(json.dumps(pick))
+        page.locator('form.legal[data-type="draw"] button[type="submit"]').tap()
+        wait_seq(page, 3)
+        assert f"Ann drew {pick}" in page.inner_text("#log")
+        screenshot(page, f"drshark-{'phone' if size is PHONE else 'tablet'}-every-move-draw")

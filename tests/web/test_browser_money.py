@@ -188,6 +188,18 @@ def test_a_forced_sale_says_why_the_player_must_sell(tmp_path: Path,
             assert not ENGINE.search(said) and not CODE.search(said), said
             assert page.locator("#forced").bounding_box()["y"] < viewport["height"]
             screenshot(page, f"money-shark-{size}-forced-sale")
+            # The form of every legal move says it in the same words: not "forced sell",
+            # not "count".
+            page.click("#all-moves summary")
+            form = page.locator('form.legal[data-type="forced_sell"]').first
+            assert form.locator("strong").inner_text() == "Forced sale: sell shares to cover a loss"
+            labels = [el.evaluate("el => el.firstChild.textContent.trim()")
+                      for el in form.locator("label").all()]
+            assert sorted(labels) == ["company", "seller", "shares"], labels
+            said = form.inner_text()
+            assert "forced sell" not in said and "count" not in said, said
+            assert not CODE.search(said), said
+            screenshot(page, f"money-shark-{size}-forced-sale-every-move")
         enter_pin(page)
         page.tap("#forced-go")
         wait_seq(page, session.seq + 1)

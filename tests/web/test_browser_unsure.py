@@ -178,3 +178,62 @@ def test_an_unsure_card_is_settled_with_one_tap_and_the_check_follows(
     opened = sum(1 for face in cells.values() if face != "closed")
     page.wait_for_selector(f"#pd-verdict:has-text('{opened} card(s) differ')")
     screenshot(page, "poodivers-tablet-unsure-settled")
+
+
+BLENDER = Path(__file__).resolve().parents[1] / "vision" / "blender"
+WASHED = BLENDER / "photos" / "08.jpg"
+"""A physically based photo whose lamp washes two cards out (tests/vision/blender)."""
+
+
+@pytest.fixture
+def washed_server(tmp_path: Path) -> Iterator[Server]:
+    table = BLENDER / "linen"
+    config = tmp_path / "config.toml"
+    config.write_text(f'[vision]\ndeck = "{table / "deck"}"\nmat = "{table / "mat.json"}"\n',
+                      "utf-8")
+    srv = Server(tmp_path, "--config", str(config))
+    yield srv
+    srv.stop()
+
+
+def test_a_card_the_lamp_washed_out_is_asked_about_and_one_tap_puts_it_in(
+        washed_server: Server, new_browser: Any) -> None:
+    """A cell read as bare mat that glare may hide a card on is an unsure cell like any
+    other: shown with "no card" among its choices, no score until it is settled, and a
+    tap on a fish puts that section into what the camera sees."""
+    from vision import mat
+    from vision.decks import load_deck
+    from vision.images import load
+    from vision.shoal import ShoalReader
+
+    table = BLENDER / "linen"
+    reading = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json")).read(
+        load(WASHED))
+    assert reading.doubtful, "the photo no longer leaves a doubtful cell: pick another"
+    cell, options = next(iter(reading.doubtful.items()))
+    fish = next(v for v in options if v != "no-card")
+    game = api_post(washed_server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
+                                                  "options": {"goal": "G3"}})
+    page = new_browser(TABLET).new_page()
+    read_from_camera(page, washed_server, game["id"], WASHED)
+    row = page.wait_for_selector(f'#unsure [data-unsure="{cell}"]')
+    choices = [b.get_attribute("data-value") for b in row.query_selector_all("button")]
+    assert "no-card" in choices and fish in choices
+    assert "no card" in row.inner_text()
+    assert "no score" in page.inner_text("#camera-verdict")
+    seen = page.locator(".sh-players > div:first-child [data-cell]")
+    before = seen.count()
+    assert before == len(reading.cells)
+    screenshot(page, "shoal-tablet-washed-out")
+
+    page.click(f'#unsure [data-unsure="{cell}"] button[data-value="{fish}"]')
+    page.wait_for_selector(f'#unsure [data-unsure="{cell}"].settled')
+    assert seen.count() == before + 1
+    # every other unsure cell settled as the reader read it: the verdict follows
+    for other in reading.unsure():
+        if other != cell:
+            first = page.locator(f'#unsure [data-unsure="{other}"] button').first
+            first.click()
+    page.wait_for_selector("#unsure-note:has-text('Every unsure cell is settled')")
+    assert "Settle" not in page.inner_text("#camera-verdict")
+    screenshot(page, "shoal-tablet-washed-out-settled")

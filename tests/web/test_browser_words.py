@@ -14,12 +14,14 @@ from typing import Any
 
 import cv2
 import numpy as np
+import pytest
 
 from companion import games as GAMES
 from companion.engine import IllegalAction
 from companion.store import Store
 from companion.table import Table
 from tests.support.driver import choose
+from tests.support.words import CODE
 from tests.web.conftest import PHONE, TABLET, Server, api_get, api_post, enter_pin, screenshot
 
 
@@ -130,6 +132,43 @@ def test_area_d_after_the_clapper_and_a_confirmed_tally(server: Server,
     phone.wait_for_selector("#summary:not([hidden])")
     assert api_get(server, f"/api/games/{sid}")["scores"] == {"Ann": 15, "Ben": 7}
     screenshot(phone, "words-drshark-phone-tally")
+
+
+GENERIC_STARTS = {
+    "shark": [],
+    "drshark": [{"type": "move", "space": "A-light"}, {"type": "start_search"}],
+    "poodivers": [{"type": "flip", "cell": "C3", "face": "blank"}],
+    "shoal": [],
+}
+"""A few moves into each game, so the form of every legal move offers several kinds."""
+
+
+@pytest.mark.parametrize("game", sorted(GENERIC_STARTS))
+def test_every_move_form_speaks_the_rulebook(server: Server, new_browser: Any,
+                                             game: str) -> None:
+    """The form of every legal move names each action and field as the game's action
+    table says them (the rulebook's words), never by the code's names."""
+    sid = api_post(server, "/api/games", {"game": game, "players": ["Ann", "Ben"]})["id"]
+    play(server, sid, *GENERIC_STARTS[game])
+    words = GAMES.get(game).words()
+    view = api_get(server, f"/api/games/{sid}")
+    for size in (PHONE, TABLET):
+        page = page_at(new_browser, size, f"{server.url}/games/{sid}")
+        page.click("#all-moves summary")
+        forms = page.locator("form.legal[data-type]")
+        forms.first.wait_for()
+        assert forms.count() == len(view["legal"])
+        for form in forms.all():
+            kind = form.get_attribute("data-type")
+            assert form.locator("strong").inner_text() == words[kind]["says"]
+            named = [el.evaluate("el => el.firstChild.textContent.trim()")
+                     for el in form.locator("label:not(.check), legend").all()]
+            fields = [el.get_attribute("data-field") for el in form.locator("[data-field]").all()]
+            assert named == [words[kind]["fields"][f] for f in fields], (kind, named)
+            said = form.inner_text()
+            assert not CODE.search(said), (kind, said)
+            assert "{" not in said and "None" not in said, (kind, said)
+        screenshot(page, f"words-{game}-{'phone' if size is PHONE else 'tablet'}-every-move")
 
 
 def test_an_error_shows_next_to_the_control_tapped(server: Server, new_browser: Any) -> None:

@@ -106,6 +106,24 @@ def test_events_are_a_few_kb_and_static_parts_never_go(table: Table, game: str) 
         assert not [key for key in STATIC[game] if key in event.get("state", {})]
 
 
+def test_shoal_events_leave_out_the_text_pictures(table: Table) -> None:
+    """No page draws a shoal's text picture (``ascii``, for the command line): live
+    events and the answers to taps leave it out, the whole view keeps it."""
+    chronicle = Chronicle()
+    broker = Broker(table, chronicle)
+    sid = table.create("shoal", PLAYERS, {}, seed=4).id
+    q = broker.follow(sid)
+    play(table, sid, random.Random(4), 12)
+    events = drain(q)
+    assert events and not ['"ascii"' in json.dumps(e) for e in events].count(True)
+    light_view = chronicle.view(table.get(sid), full=False)
+    assert not [p for p, s in light_view["state"]["shoals"].items() if "ascii" in s]
+    whole = chronicle.view(table.get(sid))
+    assert all(s["ascii"] for s in whole["state"]["shoals"].values())
+    assert not [p for p in PLAYERS if "ascii" not in table.get(sid).game.view(
+        table.get(sid).state)["shoals"][p]]      # the engine's view is untouched
+
+
 def test_each_patch_names_the_event_it_patches(table: Table) -> None:
     broker = Broker(table, Chronicle())
     sid = table.create("poodivers", PLAYERS, {}, seed=2).id

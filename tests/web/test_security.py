@@ -135,6 +135,32 @@ def test_hostile_names_run_no_script_in_the_browser(server: Server,
     assert errors == []
 
 
+def test_browser_tests_wait_in_ways_the_pages_policy_allows(server: Server,
+                                                             new_browser: Any) -> None:
+    """The pages' content-security policy refuses eval, and a string predicate that
+    Playwright has to poll (``wait_for_function("...")``) is eval: such a wait fails
+    whenever the page is not ready at the first look. The browser tests wait with
+    locators instead (``expect``, ``wait_for_selector``), the page showing what they wait
+    for (a spy's count as ``html[data-...]``)."""
+    from playwright.sync_api import Error, expect
+
+    page = new_browser().new_page()
+    page.goto(server.url + "/")
+    page.evaluate("setTimeout(() => { document.body.dataset.late = 'yes'; }, 300)")
+    try:
+        page.wait_for_function("document.body.dataset.late === 'yes'", timeout=3000)
+        refused = ""
+    except Error as err:
+        refused = str(err)
+    assert "unsafe-eval" in refused
+    page.evaluate("setTimeout(() => { document.body.dataset.later = 'yes'; }, 300)")
+    expect(page.locator("body[data-later=yes]")).to_be_attached()
+    mine = Path(__file__).name
+    waits = [f.name for f in Path(__file__).parent.glob("test_*.py")
+             if f.name != mine and ".wait_for_function(" in f.read_text("utf-8")]
+    assert waits == []
+
+
 # Files ---------------------------------------------------------------------------------
 
 TRAVERSALS = ["../", "..%2f", "%2e%2e/", "%2e%2e%2f", "..\\", "....//", "%252e%252e/",

@@ -41,7 +41,7 @@ window.Chart = (function () {
     const legend = h("div", { class: "legend" }, players.map((p, i) =>
       h("span", { class: "key" }, h("svg", { viewBox: "0 0 10 10", width: 12, height: 12 },
         h("rect", { width: 10, height: 10, fill: colour(p, i) })), ` ${named(p)}`)));
-    into.replaceChildren(svg, legend);
+    window.TC.update(into, svg, legend);
   }
   return { draw, COLOURS };
 })();

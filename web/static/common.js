@@ -10,7 +10,7 @@ window.TC = (function () {
       : document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
       if (v === null || v === undefined || v === false) continue;
-      if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+      if (k.startsWith("on")) listen(el, k.slice(2), v);
       else if (k === "dataset") Object.assign(el.dataset, v);
       else el.setAttribute(k, v === true ? "" : String(v));
     }
@@ -19,6 +19,118 @@ window.TC = (function () {
       el.append(c instanceof Node ? c : document.createTextNode(String(c)));
     }
     return el;
+  }
+
+  // A handler given to h() is kept on the element (el.handlers) and called through one
+  // listener per event type, so update() can hand a kept element the handlers of the
+  // element drawn in its place: a handler always sees the view it was drawn from.
+  function handle(ev) {
+    const f = this.handlers && this.handlers[ev.type];
+    return f ? f.call(this, ev) : undefined;
+  }
+  function listen(el, type, f) {
+    el.handlers = el.handlers || {};
+    el.handlers[type] = f;
+    el.addEventListener(type, handle);
+  }
+
+  // update(parent, ...children): like parent.replaceChildren(...children) for children
+  // just made with h(), but the elements already there are kept and changed only where
+  // the new ones differ (attributes, text, handlers; what a player typed or chose stays
+  // unless the page changes it). A tap then changes a few nodes, not the whole board,
+  // and the browser lays out and paints only what changed. A node put in by hand and
+  // marked with TC.aside(node) goes at the next update of its parent.
+  function update(parent, ...children) {
+    sync(parent, children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false)
+      .map((c) => (c instanceof Node ? c : document.createTextNode(String(c)))));
+  }
+
+  function sync(parent, fresh) {
+    const old = parent.childNodes;
+    if (parent.aside) {       // a note put in by the page (an error by a tap) goes
+      for (const c of [...old]) if (c.aside) c.remove();
+      parent.aside = false;
+    }
+    for (let i = 0; i < fresh.length; i++) {
+      const here = old[i];
+      const node = fresh[i];
+      if (here === node) continue;              // a part kept as it was (reuse)
+      else if (!here) parent.append(node);
+      else if (node.isConnected) parent.insertBefore(node, here);   // kept, moved
+      else if (!same(here, node)) here.replaceWith(node);
+      else morph(here, node);
+    }
+    while (old.length > fresh.length) parent.lastChild.remove();
+  }
+
+  function aside(node) {
+    node.aside = true;
+    if (node.parentNode) node.parentNode.aside = true;
+    return node;
+  }
+
+  const same = (a, b) => a.nodeType === b.nodeType && a.nodeName === b.nodeName &&
+    (a.nodeType !== 1 || (a.id === b.id && a.getAttribute("type") === b.getAttribute("type")));
+
+  // The handlers of fresh's elements go to el's (the two are alike, node for node).
+  function takeHandlers(el, fresh) {
+    const mine = el.getElementsByTagName("*");
+    const theirs = fresh.getElementsByTagName("*");
+    swap(el, fresh);
+    for (let i = 0; i < theirs.length; i++) {
+      if (theirs[i].handlers || mine[i].handlers || theirs[i].drawnFrom) swap(mine[i], theirs[i]);
+    }
+  }
+  function swap(el, fresh) {
+    for (const type in fresh.handlers || {}) el.addEventListener(type, handle);
+    el.handlers = fresh.handlers;
+    el.drawnFrom = fresh.drawnFrom;
+  }
+
+  // reuse(shown, key, make): the part of the page already shown if it was drawn from
+  // the same key (what it shows: a player's layout, the board and its targets), else
+  // make()'s new one. A change then builds only the parts it changed.
+  function reuse(shown, key, make) {
+    if (shown && shown.drawnFrom === key) return shown;
+    const el = make();
+    el.drawnFrom = key;
+    return el;
+  }
+
+  function morph(el, fresh) {
+    if (el.nodeType !== 1) {
+      if (el.nodeValue !== fresh.nodeValue) el.nodeValue = fresh.nodeValue;
+      return;
+    }
+    if (el.isEqualNode(fresh)) { takeHandlers(el, fresh); return; }
+    const value = el.getAttribute("value");
+    const checked = el.hasAttribute("checked");
+    const theirs = fresh.attributes;
+    for (let i = el.attributes.length - 1; i >= 0; i--) {
+      const { name } = el.attributes[i];
+      if (!fresh.hasAttribute(name)) el.removeAttribute(name);
+    }
+    for (let i = 0; i < theirs.length; i++) {
+      const { name, value: v } = theirs[i];
+      if (el.getAttribute(name) === v) continue;
+      if (name === "style") el.style.cssText = v;   // the page's policy refuses style=""
+      else el.setAttribute(name, v);
+    }
+    swap(el, fresh);
+    const chosen = fresh.selectedIndex;     // a list's choice, before its options move
+    sync(el, [...fresh.childNodes]);
+    // What the page sets: a new value or check for a field, the choice in a list.
+    if (el.nodeName === "SELECT") el.selectedIndex = chosen;
+    else if (el.nodeName === "INPUT" || el.nodeName === "TEXTAREA") {
+      if (fresh.getAttribute("value") !== value) el.value = fresh.value;
+      if (fresh.hasAttribute("checked") !== checked) el.checked = fresh.checked;
+    }
+  }
+
+  // Runs f once the page is idle (after the drawing a tap or an event asked for).
+  function later(f) {
+    if (window.requestIdleCallback) requestIdleCallback(f, { timeout: 2000 });
+    else setTimeout(f, 300);
   }
 
   // 213000 -> "213,000", as en-US writes it. Not toLocaleString: its first call loads
@@ -114,5 +226,5 @@ window.TC = (function () {
   }
 
   document.addEventListener("DOMContentLoaded", setupPin);
-  return { h, api, askPin, ApiError, number };
+  return { h, update, reuse, aside, later, api, askPin, ApiError, number };
 })();

@@ -4,7 +4,7 @@
 "use strict";
 window.GAMES = window.GAMES || {};
 window.GamePage = (function () {
-  const { h, api } = window.TC;
+  const { h, update, api } = window.TC;
   const app = document.getElementById("app");
   const sid = app.dataset.session;
   const name = app.dataset.game;
@@ -42,6 +42,7 @@ window.GamePage = (function () {
     const box = h("p", { class: "tap-error", role: "alert" }, text);
     const host = near.closest(".trade, .row, form.legal, .clues, .sk-board, .pd-grid, .sh-hand") || near;
     host.after(box);
+    window.TC.aside(box);     // the next drawing of that part takes it away
     box.scrollIntoView({ block: "nearest" });
     setTimeout(() => box.remove(), 8000);
   }
@@ -233,7 +234,8 @@ window.GamePage = (function () {
     if (audio && audio.state === "suspended") audio.resume().catch(() => {});
     return audio;
   }
-  document.addEventListener("pointerdown", () => { if (me && !audio) sound(); }, true);
+  // Off the tap's path: the tap is answered first (see drshark.js).
+  document.addEventListener("pointerdown", () => { if (me && !audio) window.TC.later(sound); }, true);
 
   function beep() {
     try {
@@ -285,7 +287,10 @@ window.GamePage = (function () {
   function keep() {
     const game = window.GAMES[name];
     if (!game || !game.picks) return;
-    try { sessionStorage.setItem(PICKS, JSON.stringify(game.picks())); } catch (e) { /* full */ }
+    const picks = JSON.stringify(game.picks());
+    if (picks === keep.last) return;
+    keep.last = picks;
+    try { sessionStorage.setItem(PICKS, picks); } catch (e) { /* full */ }
   }
 
   // A score as the game counts it: "$213,000" in Shark, "1 point", "42 points".
@@ -307,7 +312,7 @@ window.GamePage = (function () {
       named(p),
       p.includes("+") && holds(p, v.current) ? h("span", { class: "muted" }, ` · ${v.current}'s turn`) : null),
     h("td", {}, score(s))));
-    table.replaceChildren(...rows);
+    update(table, rows);
   }
 
   // The log shows the last LOG_LINES moves ("Earlier moves" adds more): a page draws
@@ -347,7 +352,7 @@ window.GamePage = (function () {
     if (!v.over) return;
     const ranked = Object.entries(v.scores).sort((a, b) => b[1] - a[1]);
     const reason = v.reason || "";
-    box.replaceChildren(...[
+    update(box, ...[
       h("h2", {}, who(v)),
       reason ? h("p", {}, `The game ended: ${reason}.`) : null,
       h("ol", { class: "ranking" }, ranked.map(([p, s]) =>
@@ -357,71 +362,97 @@ window.GamePage = (function () {
     ].filter((x) => x));
   }
 
-  function choiceLabel(value) {
+  // What a list offers: [value, label] pairs; a game may make alike choices one
+  // (game.offer: Dr. Shark's identical copies of a clue are one choice, "×3").
+  function offered(field, values, v) {
+    const game = window.GAMES[name] || {};
+    return (game.offer && game.offer(field, values, v)) ||
+      values.map((val) => [val, choiceLabel(val, field, v)]);
+  }
+
+  // Each action and its fields in the rulebook's words (the game's action table, sent
+  // inside the page): "Forced sale: sell shares to cover a loss", "shares".
+  const wordsEl = document.getElementById("game-words");
+  const WORDS = wordsEl ? JSON.parse(wordsEl.textContent) : {};
+  if (wordsEl) wordsEl.remove();      // read once, like the game (no inline script stays)
+  const says = (type) => (WORDS[type] || {}).says || type.replace(/_/g, " ");
+  const fieldSays = (type, field) => ((WORDS[type] || {}).fields || {})[field] || field;
+
+  // A choice as the game names it (game.label: Dr. Shark's clues by their look), else
+  // as it is.
+  function choiceLabel(value, field, v) {
+    const game = window.GAMES[name] || {};
+    const said = game.label ? game.label(field, value, v) : null;
+    if (said !== null && said !== undefined) return said;
     return typeof value === "object" ? JSON.stringify(value) : String(value);
   }
 
   // Every action legal() lists, as a form: the fallback that makes any game playable.
   function renderGeneric(v, into) {
     const first = v.legal.filter((o) => me && o.player === me);
+    // A game may narrow a field by what the others say (Dr. Shark's service: "take"
+    // lists only the clues of the dossier "from" names): game.narrow(v, option, picked).
+    const narrow = (window.GAMES[name] || {}).narrow;
     const forms = first.concat(v.legal.filter((o) => !first.includes(o))).map((option) => {
       const fields = Object.entries(option.choices || {}).map(([field, values]) => {
+        const label = fieldSays(option.type, field);
         if (MULTI.has(field)) {
           return h("fieldset", { class: "multi", dataset: { field, multi: "yes" } },
-            h("legend", {}, field),
+            h("legend", {}, label),
             values.map((val) => h("label", { class: "check" },
-              h("input", { type: "checkbox", value: JSON.stringify(val) }), choiceLabel(val))));
+              h("input", { type: "checkbox", value: JSON.stringify(val) }), choiceLabel(val, field, v))));
         }
-        return h("label", {}, field, " ",
-          h("select", { dataset: { field } },
-            values.map((val) => h("option", { value: JSON.stringify(val) }, choiceLabel(val)))));
+        return h("label", {}, label, " ",
+          h("select", { dataset: { field } }, offered(field, values, v).map(([val, text]) =>
+            h("option", { value: JSON.stringify(val) }, text))));
       });
-      const form = h("form", { class: "legal", dataset: { type: option.type } },
-        h("strong", {}, option.type.replace(/_/g, " ")),
-        option.player ? h("span", { class: "muted" }, ` (${option.player})`) : null,
-        fields,
-        h("button", { type: "submit", class: "primary" }, "Do it"));
-      // A game may narrow a field by what the others say (Dr. Shark's service: "take"
-      // lists only the clues of the dossier "from" names): game.narrow(v, option, picked).
-      const narrow = (window.GAMES[name] || {}).narrow;
-      const refill = () => {
-        const picked = {};
-        for (const sel of form.querySelectorAll("select")) {
-          picked[sel.dataset.field] = sel.value ? JSON.parse(sel.value) : null;
-        }
-        const allowed = narrow(v, option, picked) || {};
-        for (const sel of form.querySelectorAll("select")) {
-          const values = allowed[sel.dataset.field];
-          if (!values) continue;
-          const keep = sel.value;
-          sel.replaceChildren(...values.map((val) => h("option", { value: JSON.stringify(val),
-            selected: JSON.stringify(val) === keep }, choiceLabel(val))));
-        }
-      };
-      if (narrow) { form.addEventListener("change", refill); refill(); }
-      form.addEventListener("submit", (ev) => {
-        ev.preventDefault();
-        const action = { type: option.type };
-        for (const sel of form.querySelectorAll("select")) {
-          action[sel.dataset.field] = JSON.parse(sel.value);
-        }
-        for (const fs of form.querySelectorAll("fieldset[data-multi]")) {
-          action[fs.dataset.field] = [...fs.querySelectorAll("input:checked")]
-            .map((c) => JSON.parse(c.value));
-        }
-        act(action);
-      });
+      const form = h("form", { class: "legal", dataset: { type: option.type },
+        onchange: narrow ? (ev) => refill(ev.currentTarget, v, option, narrow) : null,
+        onsubmit: (ev) => { ev.preventDefault(); act(chosen(ev.currentTarget, option.type)); } },
+      h("strong", {}, says(option.type)),
+      option.player ? h("span", { class: "muted" }, ` (${option.player})`) : null,
+      fields,
+      h("button", { type: "submit", class: "primary" }, "Do it"));
+      if (narrow) refill(form, v, option, narrow);
       return form;
     });
-    const custom = h("textarea", { rows: 2, "aria-label": "action as JSON",
-      placeholder: '{"type": "..."}' });
-    const customForm = h("form", { class: "legal custom" }, h("strong", {}, "Any action (JSON)"),
-      custom, h("button", { type: "submit" }, "Send"));
-    customForm.addEventListener("submit", (ev) => {
+    const customForm = h("form", { class: "legal custom", onsubmit: (ev) => {
       ev.preventDefault();
-      try { act(JSON.parse(custom.value)); } catch (e) { flash(`not JSON: ${e.message}`); }
-    });
-    into.replaceChildren(...forms, customForm);
+      const text = ev.currentTarget.querySelector("textarea").value;
+      try { act(JSON.parse(text)); } catch (e) { flash(`not JSON: ${e.message}`); }
+    } }, h("strong", {}, "Any action (JSON)"),
+    h("textarea", { rows: 2, "aria-label": "action as JSON", placeholder: '{"type": "..."}' }),
+    h("button", { type: "submit" }, "Send"));
+    update(into, ...forms, customForm);
+  }
+
+  // A generic form's lists offer only what the others allow (game.narrow).
+  function refill(form, v, option, narrow) {
+    const picked = {};
+    for (const sel of form.querySelectorAll("select")) {
+      picked[sel.dataset.field] = sel.value ? JSON.parse(sel.value) : null;
+    }
+    const allowed = narrow(v, option, picked) || {};
+    for (const sel of form.querySelectorAll("select")) {
+      const values = allowed[sel.dataset.field];
+      if (!values) continue;
+      const keep = sel.value;
+      sel.replaceChildren(...offered(sel.dataset.field, values, v).map(([val, text]) =>
+        h("option", { value: JSON.stringify(val), selected: JSON.stringify(val) === keep }, text)));
+    }
+  }
+
+  // The action a generic form says: its lists' choices and its ticked boxes.
+  function chosen(form, type) {
+    const action = { type };
+    for (const sel of form.querySelectorAll("select")) {
+      action[sel.dataset.field] = JSON.parse(sel.value);
+    }
+    for (const fs of form.querySelectorAll("fieldset[data-multi]")) {
+      action[fs.dataset.field] = [...fs.querySelectorAll("input:checked")]
+        .map((c) => JSON.parse(c.value));
+    }
+    return action;
   }
 
   // Looking back: the board as it was after action n, read-only, until "Back to now".
@@ -447,7 +478,7 @@ window.GamePage = (function () {
     box.hidden = !past;
     if (!past) return;
     const entry = past.seq ? view.log[past.seq - 1] : null;
-    box.replaceChildren(
+    update(box,
       h("strong", {}, past.seq ? `After move ${past.seq} of ${view.seq}: ` : `Before the first move (${view.seq} played): `),
       entry ? entry.text : "the game as it was set up", " ",
       h("span", { class: "muted" }, "(looking back: nothing can be played here)"),
@@ -458,9 +489,12 @@ window.GamePage = (function () {
         h("button", { type: "button", class: "primary", id: "past-now", onclick: () => lookBack(null) }, "Back to now")));
   }
 
+  // The view drawn: the game now, or as it was after the move looked back at.
+  const shown = () => (past ? Object.assign({}, past, { legal: [], log: view.log.slice(0, past.seq),
+    timeline: view.timeline.slice(0, past.seq + 1) }) : view);
+
   function render() {
-    const v = past ? Object.assign({}, past, { legal: [], log: view.log.slice(0, past.seq),
-      timeline: view.timeline.slice(0, past.seq + 1) }) : view;
+    const v = shown();
     document.body.classList.toggle("looking-back", !!past);
     // What the browser scrolls to (a focused control, a tap error) stops below the pinned
     // status, not under it.
@@ -478,19 +512,7 @@ window.GamePage = (function () {
     if (!past) turnAlert(v);
     renderMe(view);
     renderPast();
-    renderScores(v);
-    renderLog(view);
     renderSummary(v);
-    // One line per score: per player, or per team where teams share a dossier.
-    const game_ = window.GAMES[name] || {};
-    const scored = Object.keys(v.scores);
-    if (changed("chart", scored, v.timeline)) {
-      window.Chart.draw(document.getElementById("chart"), scored, v.timeline, null, game_.format);
-    }
-    const every = document.getElementById("all-moves");
-    if (every.open) renderGeneric(v, document.getElementById("generic"));
-    document.getElementById("undo").disabled = v.seq === 0 || !!past;
-    document.getElementById("redo").disabled = !!past;
     const game = window.GAMES[name];
     const board = document.getElementById("board");
     const controls = document.getElementById("controls");
@@ -498,9 +520,36 @@ window.GamePage = (function () {
       game.render(v, ctx, board, controls);
       if (!past) keep();
     } else {
-      board.replaceChildren(h("pre", { class: "state" }, JSON.stringify(v.state, null, 1)));
+      update(board, h("pre", { class: "state" }, JSON.stringify(v.state, null, 1)));
       document.getElementById("all-moves").open = true;
     }
+    // The page's first drawing is the turn, the board and the controls: the scores, the
+    // chart and the log (below them on a phone) follow once the browser is idle.
+    if (sideDrawn) renderSide(v);
+    else if (!sideDue) {
+      sideDue = true;
+      window.TC.later(() => { sideDrawn = true; renderSide(shown()); sideReady(); });
+    }
+  }
+  let sideDue = false;
+  let sideDrawn = false;
+  let sideReady = () => {};
+  const sideDone = new Promise((ok) => { sideReady = ok; });
+
+  function renderSide(v) {
+    renderScores(v);
+    renderLog(view);
+    // One line per score: per player, or per team where teams share a dossier.
+    const scored = Object.keys(v.scores);
+    // A score line changes only at its end (a move adds a point, an undo takes the last).
+    if (changed("chart", scored, v.timeline.length, v.timeline[v.timeline.length - 1])) {
+      window.Chart.draw(document.getElementById("chart"), scored, v.timeline, null,
+        (window.GAMES[name] || {}).format);
+    }
+    const every = document.getElementById("all-moves");
+    if (every.open) renderGeneric(v, document.getElementById("generic"));
+    document.getElementById("undo").disabled = v.seq === 0 || !!past;
+    document.getElementById("redo").disabled = !!past;
   }
 
   async function undo() {
@@ -539,7 +588,8 @@ window.GamePage = (function () {
     const first = given ? new Promise((ok) => ok(JSON.parse(given.textContent))).then(setView)
       : load();
     if (given) given.remove();
-    first.then(connect).catch((err) => flash(err.message));
+    // Live once the whole page is drawn (a page showing "live" shows everything).
+    first.then(() => sideDone).then(connect).catch((err) => flash(err.message));
   }
   return { start, ctx };
 })();

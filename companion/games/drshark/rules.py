@@ -416,19 +416,25 @@ def _tally(state: DrSharkState, action: Action) -> DrSharkState:
 
 
 DrShark.actions = {
-    "move": Rule({"space"}, _move),
-    "start_search": Rule((), _start_search),
-    "draw": Rule({"clue"}, _search),
-    "fistful": Rule({"clues"}, _search),
-    "select": Rule({"clues"}, _search),
-    "take": Rule({"clue"}, _search),
-    "time_up": Rule((), _clock),
-    "stop": Rule((), _clock),
-    "form": Rule({"evidence", "clues"}, _form),
-    "service": Rule({"from", "take", "give"}, _service),
-    "skip_service": Rule((), _skip_service),
-    "end_turn": Rule((), _end_turn),
-    "tally": Rule({"dossiers"}, _tally),
+    "move": Rule({"space"}, _move, "Dive into the pool", {"space": "onto the space"}),
+    "start_search": Rule((), _start_search, "Start the search"),
+    "draw": Rule({"clue"}, _search, "Draw a clue"),
+    "fistful": Rule({"clues"}, _search, "Grab a fistful of clues",
+                    {"clues": "clues in the fistful"}),
+    "select": Rule({"clues"}, _search, "Keep the clues sorted in time",
+                   {"clues": "clues kept"}),
+    "take": Rule({"clue"}, _search, "Take a clue of your choice"),
+    "time_up": Rule((), _clock, "Time is up"),
+    "stop": Rule((), _clock, "Stop searching"),
+    "form": Rule({"evidence", "clues"}, _form, "Form a piece of evidence",
+                 {"clues": "clues it takes"}),
+    "service": Rule({"from", "take", "give"}, _service, "Call on the special agent's service",
+                    {"from": "from the dossier of", "take": "clue taken",
+                     "give": "two clues given in return"}),
+    "skip_service": Rule((), _skip_service, "Skip the service"),
+    "end_turn": Rule((), _end_turn, "End the turn"),
+    "tally": Rule({"dossiers"}, _tally, "Enter the final tally",
+                  {"dossiers": "the dossiers"}),
 }
 
 GAME = DrShark()

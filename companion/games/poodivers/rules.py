@@ -226,9 +226,10 @@ def _flip(state: PooState, cell: Cell, face: str) -> PooState:
 
 
 PooDivers.actions = {
-    "flip": Rule({"cell", "face"}, _flip_action),
-    "bank": Rule((), _bank_action),
-    "peek": Rule({"cell"}, _peek),
+    "flip": Rule({"cell", "face"}, _flip_action, "Flip a manhole cover",
+                 {"cell": "card", "face": "it shows"}),
+    "bank": Rule((), _bank_action, "Safety first: bank the turn's points"),
+    "peek": Rule({"cell"}, _peek, "Peek at a closed card", {"cell": "card"}),
 }
 
 

@@ -251,15 +251,18 @@ def _in_step(kind: str, handler: Callable[[SharkState, Action], SharkState]
     return run
 
 
-Shark.actions = {kind: Rule(fields, _in_step(kind, handler)) for kind, fields, handler in (
-    ("choose_stock", {"company"}, _choose_stock),
-    ("roll", {"company", "area"}, _roll),
-    ("place", {"cell", "company"}, _place),
-    ("remove_neutral", {"cell"}, _remove_neutral),
-    ("buy", {"company", "count"}, _buy),
-    ("sell", {"company", "count"}, _sell),
-    ("forced_sell", {"player", "company", "count"}, _forced_sell),
-    ("end_turn", set(), _end_turn),
+Shark.actions = {kind: Rule(fields, _in_step(kind, handler), says, labels)
+                 for kind, fields, handler, says, labels in (
+    ("choose_stock", {"company"}, _choose_stock, "Take a free share", {}),
+    ("roll", {"company", "area"}, _roll, "Roll the dice",
+     {"company": "company die", "area": "area die"}),
+    ("place", {"cell", "company"}, _place, "Place a building", {"company": "building"}),
+    ("remove_neutral", {"cell"}, _remove_neutral, "Remove a grey building", {}),
+    ("buy", {"company", "count"}, _buy, "Buy shares", {"count": "shares"}),
+    ("sell", {"company", "count"}, _sell, "Sell shares", {"count": "shares"}),
+    ("forced_sell", {"player", "company", "count"}, _forced_sell,
+     "Forced sale: sell shares to cover a loss", {"player": "seller", "count": "shares"}),
+    ("end_turn", set(), _end_turn, "End the turn", {}),
 )}
 
 

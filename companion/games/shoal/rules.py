@@ -217,7 +217,9 @@ def _play(state: ShoalState, action: Action) -> ShoalState:
     return replace(state, laid=(*state.laid, Play(card.id, at)))
 
 
-Shoal.actions = {"play": Rule({"card", "at", "player", "rotation"}, _play)}
+Shoal.actions = {"play": Rule({"card", "at", "player", "rotation"}, _play, "Layer a fish card",
+                              {"card": "fish card", "at": "its top-left section at",
+                               "rotation": "turned by"})}
 
 
 # Helpers ------------------------------------------------------------------------

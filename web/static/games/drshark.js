@@ -21,6 +21,7 @@
   let filter = kept.filter || "";             // narrows long clue lists
   let giving = new Set(kept.giving || []);    // Babanipoulos: the two clues given back
   let serviceFrom = kept.serviceFrom || null; // the dossier a service takes from
+  let serviceTake = kept.serviceTake || null; // and the clue it takes
   const SERVICES = {
     paoletta: { name: "Paoletta", says: "take one clue from another spy's dossier." },
     babanipoulos: { name: "Babanipoulos", says: "take one clue from another spy's dossier and give two of yours in return." },
@@ -49,9 +50,15 @@
     knock.stop(now + 0.3);
     window.lastClap = Date.now();   // for the page's own tests and curious players
   }
-  document.addEventListener("pointerdown", () => {
+  // Made only where the clapper is the browser's, and after the first tap has been
+  // answered (making one takes a fifth of a second on a slow phone): once the player has
+  // touched the page the browser lets a context made later play.
+  const wake = () => {
     if (!audio && window.AudioContext) audio = new AudioContext();
-    if (audio && audio.state === "suspended") audio.resume();
+    if (audio && audio.state === "suspended") audio.resume().catch(() => {});
+  };
+  document.addEventListener("pointerdown", () => {
+    if (window.GamePage.ctx.browserTimer) window.TC.later(wake);
   });
 
   const sid = Number(window.GamePage.ctx.sid);
@@ -137,7 +144,10 @@
   // look. ``tap(ids)`` gets the ids of the copies of the look tapped.
   function cluePicker(h, ctx, v, ids, tap) {
     const box = h("input", { type: "search", placeholder: "filter: passport round, maps…",
-      "aria-label": "filter clues", class: "clue-filter", value: filter });
+      "aria-label": "filter clues", class: "clue-filter", value: filter, oninput: (ev) => {
+        filter = ev.currentTarget.value;
+        window.TC.update(ev.currentTarget.parentNode.querySelector(".clues.pick"), draw());
+      } });
     const byId = Object.fromEntries((v.state.catalogue.clues || []).map((c) => [c.id, c]));
     const groups = new Map();
     for (const id of ids) {
@@ -159,12 +169,7 @@
           groupLabel(v, g.clue, g.ids.length), chosen ? ` (${chosen} chosen)` : "");
         });
     };
-    const list = h("div", { class: "clues pick" }, draw());
-    box.addEventListener("input", () => {
-      filter = box.value;
-      list.replaceChildren(...draw());
-    });
-    return h("div", {}, box, list);
+    return h("div", {}, box, h("div", { class: "clues pick" }, draw()));
   }
 
   function clueButtons(h, v, ids, attrs, chosen) {
@@ -259,16 +264,16 @@
   function servicePanel(h, ctx, v, opt) {
     const s = v.state;
     const who = SERVICES[s.service] || { name: s.service, says: "" };
-    const from = h("select", { id: "service-from", "aria-label": "from" },
-      opt.from.map((f) => h("option", { value: f, selected: f === serviceFrom }, f)));
-    const take = h("select", { id: "service-take", "aria-label": "take" });
-    const fillTake = () => {
-      serviceFrom = from.value;
-      take.replaceChildren(...narrow(v, { type: "service", choices: opt }, { from: from.value })
-        .take.map((c) => h("option", { value: c }, clueLabel(v, c))));
-    };
-    from.addEventListener("change", fillTake);
-    fillTake();
+    if (!opt.from.includes(serviceFrom)) serviceFrom = opt.from[0];
+    const takes = narrow(v, { type: "service", choices: opt }, { from: serviceFrom }).take;
+    if (!takes.includes(serviceTake)) serviceTake = takes[0];
+    const from = h("select", { id: "service-from", "aria-label": "from", onchange: (ev) => {
+      serviceFrom = ev.currentTarget.value;
+      ctx.rerender();
+    } }, opt.from.map((f) => h("option", { value: f, selected: f === serviceFrom }, f)));
+    const take = h("select", { id: "service-take", "aria-label": "take", onchange: (ev) => {
+      serviceTake = ev.currentTarget.value;
+    } }, takes.map((c) => h("option", { value: c, selected: c === serviceTake }, clueLabel(v, c))));
     let give = null;
     if (opt.give) {
       for (const c of [...giving]) if (!opt.give.includes(c)) giving.delete(c);
@@ -286,7 +291,7 @@
       give ? h("p", {}, `Give two of your clues (${giving.size} of 2 chosen):`) : null, give,
       h("button", { type: "button", class: "big primary", id: "service-go",
         disabled: !!opt.give && giving.size !== 2, onclick: (ev) => {
-          const action = { type: "service", from: from.value, take: take.value };
+          const action = { type: "service", from: serviceFrom, take: serviceTake };
           if (opt.give) action.give = [...giving];
           ctx.act(action, ev.currentTarget);
         } }, "Use the service"));
@@ -327,28 +332,32 @@
     }
     const points = (cat) => (cats[cat] && cats[cat].points) || s.catalogue.evidence[byCat[cat][0]].points;
     const order = Object.keys(byCat).sort((a, b) => points(b) - points(a));
+    const sum = (fs) => [...fs.querySelectorAll("input[data-category]")].reduce(
+      (n, i) => n + Math.max(0, Number(i.value) || 0) * points(i.dataset.category), 0) +
+      Math.max(0, Number(fs.querySelector("input[data-clues]").value) || 0);
     const rows = Object.keys(s.dossiers).map((owner) => {
-      const total = h("strong", { class: "tally-total", "data-total": owner }, "0 points");
-      const fs = h("fieldset", { class: "tally", "data-owner": owner },
+      // What was typed stays when the page is drawn again: so does its total.
+      const typed = document.querySelector(`fieldset.tally[data-owner="${CSS.escape(owner)}"]`);
+      const total = h("strong", { class: "tally-total", "data-total": owner },
+        plural(typed ? sum(typed) : 0, "point"));
+      const fs = h("fieldset", { class: "tally", "data-owner": owner, oninput: (ev) => {
+        ev.currentTarget.querySelector(".tally-total").textContent = plural(sum(ev.currentTarget), "point");
+      } },
         h("legend", {}, owner.includes("+") ? `Team ${owner.split("+").join(" & ")}` : owner, " · ", total),
         h("div", { class: "row" }, order.map((cat) => h("label", { class: `token-count clue ${(cats[cat] || {}).colour || ""}` },
           h("span", { class: "token-value" }, points(cat)), ` ${(cats[cat] || {}).name || cat} tokens `,
           h("input", { type: "number", min: 0, value: 0, inputmode: "numeric", "data-category": cat, class: "count" })))),
         h("label", {}, "Loose clues (1 point each) ",
           h("input", { type: "number", min: 0, value: 0, inputmode: "numeric", "data-clues": owner, class: "count" })));
-      fs.addEventListener("input", () => { total.textContent = plural(sum(fs), "point"); });
       return fs;
     });
-    const sum = (fs) => [...fs.querySelectorAll("input[data-category]")].reduce(
-      (n, i) => n + Math.max(0, Number(i.value) || 0) * points(i.dataset.category), 0) +
-      Math.max(0, Number(fs.querySelector("input[data-clues]").value) || 0);
     const go = h("button", { type: "button", class: "big primary", id: "tally-go", onclick: async (ev) => {
       const anchor = ev.currentTarget;
       const left = {};     // copies of each evidence still to hand out
       for (const [eid, e] of Object.entries(s.catalogue.evidence)) left[eid] = e.copies || 1;
       const dossiers = {};
       const said = [];
-      for (const fs of rows) {
+      for (const fs of document.querySelectorAll("fieldset.tally")) {
         const evidence = {};
         for (const input of fs.querySelectorAll("input[data-category]")) {
           let n = Math.max(0, Number(input.value) || 0);
@@ -374,7 +383,7 @@
     const s = v.state;
     const legal = Object.fromEntries(v.legal.map((l) => [l.type, l]));
     if (!ctx.past() && !legal.fistful && !legal.select) picked = new Set();
-    if (!ctx.past() && !legal.service) { giving = new Set(); serviceFrom = null; }
+    if (!ctx.past() && !legal.service) { giving = new Set(); serviceFrom = serviceTake = null; }
     const movable = new Set(legal.move ? legal.move.choices.space : []);
     const tokens = {};
     for (const [p, space] of Object.entries(s.positions)) if (space) (tokens[space] = tokens[space] || []).push(p);
@@ -393,8 +402,8 @@
         h("button", { type: "button", id: "timer-stop", onclick: (ev) => timerButton(ctx, "stop", ev) }, "STOP"),
         h("button", { type: "button", id: "timer-here", class: "here", hidden: here() !== false,
           onclick: (ev) => timerButton(ctx, "bind", ev) }, "Use the timer here")));
-    document.getElementById("clock-slot").replaceChildren(...(v.over ? [] : [clock]));
-    board.replaceChildren(h("p", {}, `Round ${s.round} of ${s.rounds} · ${s.phase}`), spaces);
+    window.TC.update(document.getElementById("clock-slot"), v.over ? null : clock);
+    window.TC.update(board, h("p", {}, `Round ${s.round} of ${s.rounds} · ${s.phase}`), spaces);
     showClock();
 
     const parts = [...searchPanel(h, ctx, v, legal), ...dossierPanel(h, ctx, v, legal)];
@@ -407,7 +416,7 @@
     }
     parts.push(h("p", { class: "muted" }, `${plural(s.bag.length, "clue")} in the pool.`));
     if (legal.tally) parts.push(tallyPanel(h, ctx, v));
-    controls.replaceChildren(...parts);
+    window.TC.update(controls, parts);
   }
 
   async function first(ctx) {
@@ -425,6 +434,29 @@
     },
     timer: onTimer,
     narrow,
-    picks: () => ({ picked: [...picked], filter, giving: [...giving], serviceFrom }),
+    // The clue drawn or taken, in the form of every legal move: one choice per look, as
+    // the picker shows them (a player cannot tell identical copies apart).
+    offer(field, values, v) {
+      if (field !== "clue" && field !== "take") return null;
+      const byId = Object.fromEntries((v.state.catalogue.clues || []).map((c) => [c.id, c]));
+      const looks = new Map();
+      for (const id of values) {
+        const key = byId[id] ? lookOf(byId[id]) : id;
+        if (!looks.has(key)) looks.set(key, []);
+        looks.get(key).push(id);
+      }
+      return [...looks.values()].map((ids) => [ids[0], byId[ids[0]]
+        ? groupLabel(v, byId[ids[0]], ids.length) : ids[0]]);
+    },
+    // A choice of the form of every legal move: a clue by its look, the tally by points.
+    label(field, value, v) {
+      if (["clue", "clues", "take", "give"].includes(field)) return clueLabel(v, value);
+      if (field === "dossiers") {
+        return Object.entries(value).map(([owner, d]) => `${owner}: ${plural(
+          Object.values(d.evidence || {}).reduce((n, k) => n + k, 0), "evidence token")}, ${plural(d.clues || 0, "loose clue")}`).join("; ");
+      }
+      return null;
+    },
+    picks: () => ({ picked: [...picked], filter, giving: [...giving], serviceFrom, serviceTake }),
   };
 })();

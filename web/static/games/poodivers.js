@@ -33,6 +33,15 @@
       if (picking && !flippable.has(picking)) picking = null;
     }
 
+    // The grid is drawn again only when a card, the diver or what may be tapped changed.
+    const key = JSON.stringify([s.cells, s.diver, [...flippable], peeking, picking, peeked]);
+    window.TC.update(board, window.TC.reuse(board.firstElementChild, key,
+      () => drawGrid(h, v, ctx, flippable)));
+    drawControls(h, v, ctx, controls, flip, peek, bank);
+  }
+
+  function drawGrid(h, v, ctx, flippable) {
+    const s = v.state;
     const width = Math.max(...s.layout.map((r) => r.length));
     const grid = h("div", { class: "pd-grid fit", role: "grid", "aria-label": "the cards" });
     grid.style.gridTemplateColumns = `repeat(${width}, minmax(0, 1fr))`;
@@ -51,14 +60,18 @@
           type: "button", class: `pd-cell ${face}${secret ? " peeked" : ""}${target ? " target" : ""}` +
             `${isDiver ? " diver" : ""}${picking === name ? " picking" : ""}`,
           "data-cell": name, "aria-label": `${name} ${face}`, disabled: !target,
+          onclick: () => tap(name, v, ctx),
         }, h("span", { class: "pd-name" }, name),
         h("span", { class: "pd-face" }, isDiver
           ? `◉${s.diver.direction ? ARROWS[s.diver.direction] : ""}` : FACE_TEXT[face]));
-        btn.addEventListener("click", () => tap(name, v, ctx));
         grid.append(btn);
       });
     });
-    board.replaceChildren(grid);
+    return grid;
+  }
+
+  function drawControls(h, v, ctx, controls, flip, peek, bank) {
+    const s = v.state;
 
     const parts = [];
     if (peeked) {
@@ -99,15 +112,15 @@
       Object.entries(s.holdings).map(([p, got]) => h("tr", { class: p === v.current ? "current" : "" },
         h("th", { scope: "row" }, p), h("td", {}, got.brown), h("td", {}, got.golden)))));
     parts.push(cameraCheck(v, ctx));
-    controls.replaceChildren(...parts);
+    window.TC.update(controls, parts);
   }
 
   // The grid as the camera sees it, against the game's: every card that differs.
   function cameraCheck(v, ctx) {
     const { h } = ctx;
     const file = h("input", { type: "file", accept: "image/*", capture: "environment",
-      id: "pd-photo", "aria-label": "photo of the grid" });
-    file.addEventListener("change", () => { photo = file.files[0] || null; });
+      id: "pd-photo", "aria-label": "photo of the grid",
+      onchange: (ev) => { photo = ev.currentTarget.files[0] || null; } });
     const go = h("button", { type: "button", id: "pd-read", onclick: async () => {
       if (!photo) { ctx.flash("Take or choose a photo first."); return; }
       const form = new FormData();

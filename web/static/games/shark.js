@@ -10,6 +10,8 @@
   let building = kept.building || null;   // the building chosen to place
   let removing = !!kept.removing;         // tapping a grey building removes it
   const dice = Object.assign({ company: null, area: null }, kept.dice);
+  // The company and count chosen in each trading panel ("buy", "sell", "forced_sell").
+  const trading = {};
   const money = (n) => `$${window.TC.number(n)}`;
 
   function cellName(col, row) { return String.fromCharCode(65 + col) + (row + 1); }
@@ -19,7 +21,7 @@
       "data-company": name }, attrs), label || name);
   }
 
-  function drawBoard(v, ctx, board, targets) {
+  function drawBoard(v, ctx, targets) {
     const { h } = ctx;
     const s = v.state;
     const width = Math.max(...s.layout.map((r) => r.length));
@@ -49,7 +51,7 @@
         }, built ? "" : area));
       });
     });
-    board.replaceChildren(grid);
+    return grid;
   }
 
   // The engine lists a trade once per company, with the counts that company allows
@@ -68,35 +70,39 @@
     return out;
   }
 
+  // The company and the count a panel shows: the ones chosen, while still allowed.
+  function choice(kind, option) {
+    const was = trading[kind] || {};
+    const company = option.choices.company.includes(was.company) ? was.company : option.choices.company[0];
+    const counts = option.counts[company] || [];
+    const count = counts.includes(was.count) ? was.count : counts[0];
+    return { company, count, counts };
+  }
+  function choose(ctx, kind, field) {
+    return (ev) => {
+      const value = ev.currentTarget.value;
+      trading[kind] = Object.assign({}, trading[kind], { [field]: field === "count" ? Number(value) : value });
+      ctx.rerender();
+    };
+  }
+  const shares = (n) => `${n} share${n === 1 ? "" : "s"}`;
+
   function tradePanel(h, ctx, v, option, kind) {
     if (ctx.past() || !option) return null;
     const s = v.state;
     const cash = s.cash[option.player] || 0;
-    const company = h("select", { "aria-label": `${kind} company`, id: `${kind}-company` },
-      option.choices.company.map((c) => h("option", { value: c }, `${c} at ${money(s.prices[c])}`)));
-    const count = h("select", { "aria-label": `${kind} count`, id: `${kind}-count` });
-    const counts = () => option.counts[company.value] || [];
-    const cost = h("span", { class: "muted" });
-    const go = h("button", { type: "button", class: "primary", id: `${kind}-go`, onclick: (ev) =>
-      ctx.act({ type: kind, company: company.value, count: Number(count.value) }, ev.currentTarget) },
-    kind === "buy" ? "Buy" : "Sell");
-    const fill = () => {
-      const keep = count.value;
-      count.replaceChildren(...counts().map((n) => h("option", { value: n, selected: String(n) === keep },
-        `${n} share${n === 1 ? "" : "s"}`)));
-      update();
-    };
-    const update = () => {
-      const n = Number(count.value);
-      go.disabled = !count.value;
-      cost.textContent = count.value ? ` = ${money(s.prices[company.value] * n)}`
-        : ` ${option.player} has ${money(cash)}: not enough for one`;
-    };
-    company.addEventListener("change", fill);
-    count.addEventListener("change", update);
-    fill();
-    return h("div", { class: "trade" }, h("strong", {}, kind === "buy" ? "Buy" : "Sell"),
-      count, company, cost, go);
+    const { company, count, counts } = choice(kind, option);
+    return h("div", { class: "trade", id: `${kind}-panel` }, h("strong", {}, kind === "buy" ? "Buy" : "Sell"),
+      h("select", { "aria-label": `${kind} count`, id: `${kind}-count`, onchange: choose(ctx, kind, "count") },
+        counts.map((n) => h("option", { value: n, selected: n === count }, shares(n)))),
+      h("select", { "aria-label": `${kind} company`, id: `${kind}-company`, onchange: choose(ctx, kind, "company") },
+        option.choices.company.map((c) => h("option", { value: c, selected: c === company },
+          `${c} at ${money(s.prices[c])}`))),
+      h("span", { class: "muted" }, count !== undefined ? ` = ${money(s.prices[company] * count)}`
+        : ` ${option.player} has ${money(cash)}: not enough for one`),
+      h("button", { type: "button", class: "primary", id: `${kind}-go`, disabled: count === undefined,
+        onclick: (ev) => ctx.act({ type: kind, company, count }, ev.currentTarget) },
+      kind === "buy" ? "Buy" : "Sell"));
   }
 
   function dicePanel(h, ctx, v) {
@@ -126,16 +132,7 @@
   function forcedPanel(h, ctx, v, option) {
     const p = v.state.pending;
     const cash = v.state.cash[option.player] || 0;
-    const company = h("select", { id: "forced-company", "aria-label": "company to sell" },
-      option.choices.company.map((c) => h("option", { value: c },
-        `${c} at ${money(p.forced_prices[c])}`)));
-    const count = h("select", { id: "forced-count", "aria-label": "shares to sell" });
-    const fill = () => {
-      count.replaceChildren(...(option.counts[company.value] || []).map((n) =>
-        h("option", { value: n }, `${n} share${n === 1 ? "" : "s"}`)));
-    };
-    company.addEventListener("change", fill);
-    fill();
+    const { company, count, counts } = choice("forced_sell", option);
     return h("div", { class: "pending forced", id: "forced" },
       h("p", { id: "forced-why" }, h("strong", {},
         `${option.player} must sell to cover a ${money(p.owed)} loss: ${money(cash)} in cash`),
@@ -143,10 +140,14 @@
       p.for ? h("p", {}, `The loss: ${p.for}.`) : null,
       h("p", { class: "muted" }, `${money(p.short)} to raise. A forced sale pays half the `,
         "price of each share, rounded down to a whole $1,000."),
-      h("div", { class: "trade" }, count, company,
+      h("div", { class: "trade" },
+        h("select", { id: "forced-count", "aria-label": "shares to sell", onchange: choose(ctx, "forced_sell", "count") },
+          counts.map((n) => h("option", { value: n, selected: n === count }, shares(n)))),
+        h("select", { id: "forced-company", "aria-label": "company to sell", onchange: choose(ctx, "forced_sell", "company") },
+          option.choices.company.map((c) => h("option", { value: c, selected: c === company },
+            `${c} at ${money(p.forced_prices[c])}`))),
         h("button", { type: "button", class: "primary", id: "forced-go", onclick: () =>
-          ctx.act({ type: "forced_sell", player: option.player, company: company.value,
-            count: Number(count.value) }) }, "Sell at the forced price")));
+          ctx.act({ type: "forced_sell", player: option.player, company, count }) }, "Sell at the forced price")));
   }
 
   function market(h, v) {
@@ -184,9 +185,10 @@
     if (!building && buildings.length === 1) building = buildings[0];
     const targets = new Set(removing ? options.remove_neutral || []
       : building ? options[building] || [] : []);
-    drawBoard(v, ctx, board, targets);
     // A forced sale comes first, above the board, where the debtor sees it at once.
-    if (legal.forced_sell) board.prepend(forcedPanel(h, ctx, v, legal.forced_sell));
+    window.TC.update(board, legal.forced_sell ? forcedPanel(h, ctx, v, legal.forced_sell) : null,
+      window.TC.reuse(board.querySelector(".sk-board"), JSON.stringify([s.board, [...targets]]),
+        () => drawBoard(v, ctx, targets)));
 
     const parts = [];
     if (s.pending && !legal.forced_sell) {
@@ -222,11 +224,23 @@
     if (paid.length) parts.push(h("ul", { class: "payments" }, paid));
     parts.push(h("h2", {}, "Stock index"), market(h, v));
     parts.push(h("h2", {}, "Cash and shares"), holdings(h, v));
-    const chart = h("div", { class: "chart", id: "price-chart" });
-    parts.push(h("h2", {}, "Stock prices over time"), chart);
+    parts.push(h("h2", {}, "Stock prices over time"), priceChart(h, v));
     parts.push(ledgerBox(h, ctx, v));
-    controls.replaceChildren(...parts.filter((x) => x));
-    if (v.series) window.Chart.draw(chart, COMPANIES, v.series.map((x) => x.prices), COLOURS, money);
+    window.TC.update(controls, parts);
+  }
+
+  // The price chart, drawn again only when a price line changed (at its end: a move adds
+  // a point, an undo takes the last away).
+  let drawnFor = "";
+  function priceChart(h, v) {
+    const series = v.series || [];
+    const key = JSON.stringify([series.length, series.length && series[series.length - 1].prices]);
+    const shown = document.getElementById("price-chart");
+    if (shown && key === drawnFor) return shown;
+    const chart = h("div", { class: "chart", id: "price-chart" });
+    if (v.series) window.Chart.draw(chart, COMPANIES, series.map((x) => x.prices), COLOURS, money);
+    drawnFor = key;
+    return chart;
   }
 
   // The money, player by player (as 18xx tables keep it): every payment with its reason
@@ -234,14 +248,12 @@
   let ledgerOpen = false;
   let ledger = null;     // {seq, rows}
   function ledgerBox(h, ctx, v) {
-    const box = h("details", { class: "ledger", id: "ledger", open: ledgerOpen },
-      h("summary", {}, "Money, player by player"));
     // A box drawn open fires "toggle" too: only a change of the player's choice redraws.
-    box.addEventListener("toggle", () => {
-      if (box.open === ledgerOpen) return;
-      ledgerOpen = box.open;
-      if (box.open) ctx.rerender();
-    });
+    const box = h("details", { class: "ledger", id: "ledger", open: ledgerOpen, ontoggle: (ev) => {
+      if (ev.currentTarget.open === ledgerOpen) return;
+      ledgerOpen = ev.currentTarget.open;
+      if (ledgerOpen) ctx.rerender();
+    } }, h("summary", {}, "Money, player by player"));
     if (!ledgerOpen) return box;
     if (!ledger || ledger.seq !== v.seq) {
       const seq = v.seq;

@@ -89,19 +89,20 @@
   }
 
   function cameraPanel(h, ctx, v) {
-    const who = h("select", { id: "camera-player", "aria-label": "whose shoal" },
-      v.players.map((p) => h("option", { value: p, selected: p === reader }, p)));
-    who.addEventListener("change", () => { reader = who.value; });
+    if (!v.players.includes(reader)) reader = v.players[0];
+    const who = h("select", { id: "camera-player", "aria-label": "whose shoal",
+      onchange: (ev) => { reader = ev.currentTarget.value; } },
+    v.players.map((p) => h("option", { value: p, selected: p === reader }, p)));
     const file = h("input", { type: "file", accept: "image/*", capture: "environment",
-      id: "camera-photo", "aria-label": "photo of the shoal" });
-    file.addEventListener("change", () => { photo = file.files[0] || null; });
+      id: "camera-photo", "aria-label": "photo of the shoal",
+      onchange: (ev) => { photo = ev.currentTarget.files[0] || null; } });
     const go = h("button", { type: "button", class: "big", id: "camera-read", onclick: async () => {
       if (!photo) { ctx.flash("Take or choose a photo first."); return; }
       const form = new FormData();
       form.append("game", "shoal");
       form.append("photo", photo);
       try {
-        reading = { player: who.value, result: await window.TC.api("POST", "/api/vision/read", form) };
+        reading = { player: reader, result: await window.TC.api("POST", "/api/vision/read", form) };
         fixes = {};
         ctx.rerender();
       } catch (err) { ctx.flash(err.message); }
@@ -170,8 +171,11 @@
       const shoal = s.shoals[p];
       return h("section", { class: "card", "data-player": p },
         h("h2", {}, `${p}: ${v.scores[p]} point${v.scores[p] === 1 ? "" : "s"}`, mine ? " (to play)" : ""),
-        drawLayout(h, v, shoal.cells, mine && card ? spotsOf[card] : [],
-          mine && card ? (at) => { const c = card; card = null; ctx.act({ type: "play", card: c, at }); } : null),
+        // A shoal is drawn again only when it or its spots changed (one player's a turn).
+        window.TC.reuse(document.querySelector(`section[data-player="${CSS.escape(p)}"] > .sh-shoal`),
+          JSON.stringify([shoal.cells, mine && card ? spotsOf[card] : []]),
+          () => drawLayout(h, v, shoal.cells, mine && card ? spotsOf[card] : [],
+            mine && card ? (at) => { const c = card; card = null; ctx.act({ type: "play", card: c, at }); } : null)),
         breakdown(h, s.breakdown[p] || [], v.scores[p], shoal.cells),
         h("p", { class: "muted" }, `${shoal.cards} of ${s.cards_per_player} cards`));
     });
@@ -180,7 +184,7 @@
       key.style.background = colourOf(v, k);
       return key;
     }));
-    board.replaceChildren(h("p", {}, "Goal card ", h("strong", {}, s.goal.id), ": ",
+    window.TC.update(board, h("p", {}, "Goal card ", h("strong", {}, s.goal.id), ": ",
       (s.goal.text || []).join(" · ")), legend, h("div", { class: "sh-players" }, players));
     const parts = [];
     if (play) {
@@ -191,8 +195,11 @@
         drawCard(h, v, id, { onclick: () => { card = card === id ? null : id; ctx.rerender(); } }))));
     }
     parts.push(...cameraPanel(h, ctx, v));
-    controls.replaceChildren(...parts);
+    window.TC.update(controls, parts);
   }
 
-  window.GAMES.shoal = { render, picks: () => ({ card }) };
+  // A choice of the form of every legal move: where a card goes as its cell's numbers.
+  const label = (field, value) => (field === "at" ? value.join(", ") : null);
+
+  window.GAMES.shoal = { render, label, picks: () => ({ card }) };
 })();
