@@ -114,7 +114,8 @@ def floors(flat_small: np.ndarray, bare: np.ndarray) -> tuple[float, float]:
     """What the bare mat (``bare``, bool) says of the photo's noise, paper-white units:
 
     - per sample, what is left of it at the feature resolution once its smooth light
-      (over 4 mm) is taken away (one grey level at least);
+      (over 4 mm, of the bare mat alone: neither the cards beside it nor clipped pixels
+      lean on it) is taken away (one grey level at least);
     - in colour, how far that smooth light's colour strays from itself across the photo:
       what is left of casts and uneven light once divided out (1 % at least)."""
     where = np.flatnonzero(bare)
@@ -122,7 +123,11 @@ def floors(flat_small: np.ndarray, bare: np.ndarray) -> tuple[float, float]:
         return QUANTUM, 0.01
     where = where[::5]  # neighbours are alike (blurred): a fifth of them will do
     c = flat_small.shape[2] if flat_small.ndim == 3 else 1
-    wide = cv2.GaussianBlur(flat_small, (0, 0), 4 * FEATURE_PX_PER_MM).reshape(-1, c)[where]
+    weight = bare.astype(np.float32)
+    sigma = 4 * FEATURE_PX_PER_MM
+    lit = cv2.GaussianBlur(flat_small * (weight[:, :, None] if c > 1 else weight), (0, 0),
+                           sigma).reshape(-1, c)[where]
+    wide = lit / cv2.GaussianBlur(weight, (0, 0), sigma).reshape(-1, 1)[where]
     hp = np.abs(flat_small.reshape(-1, c)[where] - wide)
     noise = max(QUANTUM, float(1.4826 * np.median(hp)))
     values = wide - wide.mean(-1, keepdims=True)

@@ -208,3 +208,22 @@ def test_a_window_s_reflection_of_another_colour_than_the_light_is_read_through(
     daylight = np.array([250, 225, 190], np.float32)  # BGR: bluer than the room's light
     photo = (s.photo * (1 - mix) + daylight * mix).clip(0, 255).astype(np.uint8)
     assert poodivers.PooDiversReader(faces, a3, rows).read(photo).cells == s.cells
+
+
+def test_the_noise_floor_is_the_bare_mat_s_own_in_the_gaps_between_cards() -> None:
+    """A layout shows the bare mat mostly in the gaps between its cards: the smooth light
+    the noise is measured against is the bare mat's alone, so the cards' drawings
+    beside every gap do not raise the photo's noise floor (which would damp a faint
+    object's drawing into a blank)."""
+    rng = np.random.default_rng(3)
+    sigma = 0.01
+    img = (0.8 + sigma * rng.standard_normal((300, 400, 3))).astype(np.float32)
+    bare = np.ones((300, 400), bool)
+    for y in range(10, 290, 32):
+        for x in range(10, 390, 32):  # cards 30 px wide, 2 px of mat between them
+            img[y:y + 30, x:x + 30] = rng.uniform(0.1, 0.9, (1, 1, 3))
+            img[y + 8:y + 22, x + 8:x + 22] = rng.uniform(0.1, 0.9, (1, 1, 3))
+            bare[y:y + 30, x:x + 30] = False
+    noise, colour = matching.floors(img, bare)
+    assert 0.8 * sigma < noise < 1.25 * sigma
+    assert colour < 0.02
