@@ -64,8 +64,17 @@ def test_a_following_page_shows_what_a_fresh_one_shows(server: Server, new_brows
     fresh.goto(f"{server.url}/games/{sid}")
     fresh.wait_for_selector("#live.on")
     wait_seq(fresh, seq)
+    settled(follower)
+    settled(fresh)
     screenshot(follower, f"live-{game}-follower")
     assert shown(follower) == shown(fresh)
+
+
+def settled(page: Any) -> None:
+    """Once the page has been idle: the scores, chart and log a change draws after the
+    board are drawn then (``TC.idle``), on a busy machine a while after ``seq`` moves."""
+    page.evaluate("""() => new Promise((done) => requestIdleCallback(
+        () => requestAnimationFrame(() => done()), { timeout: 2000 }))""")
 
 
 def shown(page: Any) -> str:
