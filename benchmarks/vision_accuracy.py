@@ -46,7 +46,7 @@ from vision.decks import load_deck, load_faces
 from vision.errors import VisionError
 from vision.poodivers import PooDiversReader
 from vision.reading import Reading
-from vision.shoal import ShoalReader
+from vision.shoal import ShoalReader, moved
 from vision.synth_tables import STYLES, TIERS, Table, write_table
 
 BLENDER = Path(__file__).resolve().parents[1] / "tests" / "vision" / "blender"
@@ -57,15 +57,6 @@ Read = Callable[[np.ndarray], Reading]
 
 def errors(truth: dict[str, str], read: dict[str, str]) -> int:
     return sum(truth.get(k) != read.get(k) for k in set(truth) | set(read))
-
-
-def moved(names: Iterable[str], dx: int, dy: int) -> dict[str, str]:
-    """Each Shoal cell name -> the name ``dx, dy`` cells away."""
-    out = {}
-    for name in names:
-        x, y = name.split(",")
-        out[name] = f"{int(x) + dx},{int(y) + dy}"
-    return out
 
 
 def as_placed(truth: dict[str, str], read: dict[str, str]) -> tuple[int, int]:

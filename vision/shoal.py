@@ -38,6 +38,7 @@ sections found are 0.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import cv2
@@ -444,6 +445,16 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float) -> d
 def read(photo: np.ndarray, deck: Deck, mat: MatSpec) -> Reading:
     """Read one photo (builds a reader: for many photos, keep a :class:`ShoalReader`)."""
     return ShoalReader(deck, mat).read(photo)
+
+
+def moved(names: Iterable[str], dx: int, dy: int) -> dict[str, str]:
+    """Each cell name (``"x,y"``) -> the name ``dx, dy`` cells away: Shoal names count
+    from the shoal's own top-left, so two readings of one shoal may differ by a shift."""
+    out = {}
+    for name in names:
+        x, y = name.split(",")
+        out[name] = f"{int(x) + dx},{int(y) + dy}"
+    return out
 
 
 def layout_of(reading: Reading) -> dict[tuple[int, int], str]:

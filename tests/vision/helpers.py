@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-
-def moved(names: Iterable[str], dx: int, dy: int) -> dict[str, str]:
-    """Each Shoal cell name -> the name ``dx, dy`` cells away."""
-    out = {}
-    for name in names:
-        x, y = name.split(",")
-        out[name] = f"{int(x) + dx},{int(y) + dy}"
-    return out
+from vision.shoal import moved
 
 
 def wrong_cells(truth: dict[str, str], read: dict[str, str], shoal: bool = False

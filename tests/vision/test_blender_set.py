@@ -15,9 +15,9 @@ from vision import mat
 from vision.decks import load_deck, load_faces
 from vision.images import load
 from vision.poodivers import PooDiversReader
-from vision.shoal import ShoalReader
+from vision.shoal import ShoalReader, moved
 
-from .helpers import errors, moved, wrong_cells
+from .helpers import errors, wrong_cells
 
 SET = Path(__file__).with_name("blender")
 PER_GAME = 3
