@@ -24,6 +24,7 @@ import numpy as np
 from vision.errors import VisionError
 from vision.matching import FEATURE_PX_PER_MM
 
+
 @dataclass(frozen=True)
 class Grid:
     """The layout's card cells: top-left of cell (c, r) at (x0 + c * px, y0 + r * py) mm
