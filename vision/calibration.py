@@ -20,8 +20,11 @@ how far wrong ones lie: a log-normal is fitted to each (median and spread, robus
 the worn distance a floor; :func:`photo_density`). Each template is then the true one
 with the weight ``f(d) / g(d)`` at its distance ``d`` (``f`` true, ``g`` wrong: the
 likelihood ratio), and a cell's confidence is the weight of its value over all weights:
-a cell whose second value lies where true matches lie is unsure. ``benchmarks/vision_accuracy.py``
-checks that a cell at 0.9 is right about 9 times in 10.
+a cell whose second value lies where true matches lie is unsure. A cell partly hidden
+(clipped pixels, left out of its distances) says that much less: its log weights are
+scaled by the share of its samples seen (evidence adds up over samples, and the photo's
+densities are those of cells seen whole), so a card the lamp washes out is asked about.
+``benchmarks/vision_accuracy.py`` checks that a cell at 0.9 is right about 9 times in 10.
 """
 
 from __future__ import annotations
@@ -116,12 +119,14 @@ def log_weights(dist: np.ndarray, density: Density) -> np.ndarray:
 
 
 def posterior(dist: np.ndarray, labels: tuple[str, ...], density: Density,
-              extra: dict[str, float] | None = None) -> dict[str, float]:
+              extra: dict[str, float] | None = None, seen: float = 1.0) -> dict[str, float]:
     """Probability of each value of one cell (template distances ``dist``), largest
-    first; ``extra`` adds values at a pseudo-distance (Tokyo Poo Divers' unseen objects)."""
+    first; ``extra`` adds values at a pseudo-distance (Tokyo Poo Divers' unseen objects);
+    ``seen`` is the share of the cell's samples its distances were measured on (the
+    rest clipped): its evidence counts that much."""
     names = list(labels) + list(extra or {})
     d = np.concatenate([dist, np.array(list((extra or {}).values()), float)])
-    lw = log_weights(d, density)
+    lw = log_weights(d, density) * seen
     w = np.exp(lw - lw.max())
     out: dict[str, float] = {}
     for label, v in zip(names, w, strict=True):

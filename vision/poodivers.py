@@ -9,8 +9,9 @@ blank or sleeper faces is an object, so object drawings missing from faces.json 
 still read as objects. How unlike is "none" is learned from the faces file itself and
 the photo (:func:`object_margin`), never written in. A card's colour counts less the
 brighter it is than a picture can be (a veil of glare, whose colour is not the light's:
-:meth:`PooDiversReader._read`). Build a :class:`PooDiversReader` once per faces file,
-mat and layout.
+:meth:`PooDiversReader._read`), and a card partly clipped by glare is read from what
+shows and is that much less sure (:func:`vision.calibration.posterior`). Build a
+:class:`PooDiversReader` once per faces file, mat and layout.
 """
 
 from __future__ import annotations
@@ -167,9 +168,13 @@ class PooDiversReader:
                                (density[1], density[3]))
         values, nearest = faces_apart(dist, templates.labels, unlike)
         veils = matching.veil(small, corners + shift, templates, dist.argmin(1))
+        box, inset = templates.box_mm, templates.inset_mm
+        # the share of each card seen (not clipped): what its distances were measured on
+        seen = (matching.sample(known, corners + shift, box, inset, (0,), outside=1.0)
+                > 0.5).mean(1)
         reading = Reading("poodivers", {}, {}, view=view)
         for k, (c, r) in enumerate(cells):
-            options = calibration.posterior(nearest[k], values, density)
+            options = calibration.posterior(nearest[k], values, density, seen=float(seen[k]))
             label = values[int(nearest[k].argmin())]
             name = str(Cell(c, r))
             dx, dy = shift[k]

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from companion.games.poodivers.layout import rows_of
-from vision import mat
+from vision import calibration, mat
 from vision.decks import load_deck, load_faces
 from vision.images import load
 from vision.poodivers import PooDiversReader
@@ -109,3 +109,20 @@ def test_the_shoal_reader_does_not_fall_back_on_the_whole_set() -> None:
         total += len(shot["cells"])
     assert wrong / total <= SHOAL_NOW[0], f"{wrong} of {total} cells wrong"
     assert silent / total <= SHOAL_NOW[1], f"{silent} of {total} wrong and not asked about"
+
+
+def test_poo_divers_cards_washed_out_by_the_lamp_are_asked_about() -> None:
+    """Photo 18: the lamp's reflection clips most of two closed backs (E6, F6). Read from
+    the third of each that shows, they are none of the faces, but that third is too
+    little to be sure of it: they are listed as unsure, so a player is asked, while the
+    cards the reflection misses stay sure."""
+    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
+                ["photos"] if s["file"] == "photos/18.jpg")
+    table = SET / shot["table"]
+    reader = PooDiversReader(load_faces(table / "faces"), mat.load(table / "mat.json"),
+                             tuple(rows_of(shot["layout"])))
+    reading = reader.read(load(SET / shot["file"]))
+    assert {"E6", "F6"} <= set(reading.unsure()), {c: reading.confidence[c]
+                                                   for c in ("E6", "F6")}
+    clear = [c for c in ("A1", "B1", "A2", "J9", "K10") if c in reading.cells]
+    assert clear and all(reading.confidence[c] >= calibration.UNSURE for c in clear)

@@ -98,3 +98,18 @@ def test_confidence_splits_between_values_a_photo_cannot_tell_apart() -> None:
     unseen = calibration.posterior(np.array([1.0, 1.1, 1.2, 0.9]), labels, density,
                                    {"object": 0.2})
     assert next(iter(unseen)) == "object"
+
+
+def test_a_cell_partly_seen_says_that_much_less() -> None:
+    """Evidence adds up over a cell's samples: a cell measured on a third of them (the
+    rest clipped) weighs each value by the cube root of what a whole one does, so the
+    value it is read as is never surer, and a clear lead becomes a doubt."""
+    density = (np.log(0.1), 0.5, np.log(0.8), 0.5)
+    labels = ("closed", "blank", "object")
+    dist = np.array([0.25, 1.2, 0.15])
+    whole = calibration.posterior(dist, labels, density)
+    third = calibration.posterior(dist, labels, density, seen=1 / 3)
+    assert whole["object"] >= calibration.UNSURE > third["object"] > 0.5
+    lw = calibration.log_weights(dist, density)
+    ratio = np.exp((lw[2] - lw[0]) / 3)
+    assert np.isclose(third["object"] / third["closed"], ratio)
