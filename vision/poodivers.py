@@ -167,7 +167,6 @@ class PooDiversReader:
         unlike = object_margin(templates, self.margins, float(np.exp(density[0])),
                                (density[1], density[3]))
         values, nearest = faces_apart(dist, templates.labels, unlike)
-        veils = matching.veil(small, corners + shift, templates, dist.argmin(1))
         box, inset = templates.box_mm, templates.inset_mm
         # the share of each card seen (not clipped): what its distances were measured on
         seen = (matching.sample(known, corners + shift, box, inset, (0,), outside=1.0)
@@ -180,7 +179,6 @@ class PooDiversReader:
             dx, dy = shift[k]
             reading.cells[name] = label
             reading.confidence[name] = options.get(label, 0.0)
-            reading.veil[name] = max(0.0, float(veils[k]))
             reading.candidates[name] = options
             ox, oy = mat.origin_mm
             reading.boxes_mm[name] = (ox + x0 + c * pitch_x + dx, oy + y0 + r * pitch_y + dy,
