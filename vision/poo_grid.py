@@ -56,9 +56,23 @@ def widest(mat_mm: float, size: float, cards: int) -> float:
 
 def pitch(coords: np.ndarray, weights: np.ndarray, size: float, most: float
           ) -> tuple[float, float]:
-    """The period (between ``size`` and ``most``) on which the ``coords`` agree best,
-    and their phase (the lattice's offset, 0..period)."""
-    periods = np.arange(size, most, 0.05)
+    """The period (between ``size`` and ``most``, to 0.05 mm) on which the ``coords``
+    agree best, and their phase (the lattice's offset, 0..period).
+
+    Sought coarse, then fine around the best: over a span S the agreement falls by half
+    within about P^2 / 4S of the right period P, so steps of an eighth of that at the
+    smallest period never step over it."""
+    step = max(0.05, size * size / (8 * max(float(np.ptp(coords)), size)))
+    best = _agreement(coords, weights, np.arange(size, most, step))
+    fine = size + 0.05 * np.arange(max(0, int((best[0] - step - size) / 0.05)),
+                                   int((best[0] + step - size) / 0.05) + 2)
+    fine = fine[fine < most]
+    return _agreement(coords, weights, fine) if fine.size else best
+
+
+def _agreement(coords: np.ndarray, weights: np.ndarray, periods: np.ndarray
+               ) -> tuple[float, float]:
+    """Of ``periods``, the one on which the ``coords`` agree best, and their phase."""
     phase = np.exp(2j * np.pi * coords[None, :] / periods[:, None]) @ weights
     k = int(np.abs(phase).argmax())
     return float(periods[k]), float(np.angle(phase[k]) / (2 * np.pi) * periods[k]) % periods[k]
