@@ -148,9 +148,9 @@ class ShoalReader:
         if not cells:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")
-        clipped = (view.rectified >= lighting.CLIP).any(-1)
         small = matching.prepare(rectified, PX_PER_MM)
-        known = matching.prepare(np.where(clipped, 0.0, 1.0).astype(np.float32), PX_PER_MM)
+        known = matching.prepare((~lighting.clipped(view.rectified)).astype(np.float32),
+                                 PX_PER_MM)
         i0, j0 = round((x_top - origin[0]) / sw), round((y_top - origin[1]) / sh)
         cells, ncc, shift = self._near_shoal(cells, small, known, origin, (i0, j0))
         corners = np.array([(origin[0] + i * sw, origin[1] + j * sh) for i, j in cells])
