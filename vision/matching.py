@@ -308,7 +308,7 @@ def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     around that."""
     k = len(corners_mm)
     corners = np.asarray(corners_mm, float)
-    shifts = SHIFTS_MM
+    shifts: tuple[int, ...] = SHIFTS_MM
     if around is not None:
         shifts, corners = (0,), corners + around
     coarse = np.array([(dx, dy) for dy in shifts for dx in shifts], float)
