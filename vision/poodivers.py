@@ -10,7 +10,9 @@ still read as objects. How unlike is "none" is learned from the faces file itsel
 the photo (:func:`object_margin`), never written in. A card's colour counts less the
 brighter it is than a picture can be (a veil of glare, whose colour is not the light's:
 :meth:`PooDiversReader._read`), and a card partly clipped by glare is read from what
-shows and is that much less sure (:func:`vision.calibration.posterior`). Build a
+shows and is that much less sure (:func:`vision.calibration.posterior`). A card is an
+object by looking like none of the faces only once a glare halo on it is allowed for
+(:func:`without_halo`): a blank beside a lamp's reflection is a blank. Build a
 :class:`PooDiversReader` once per faces file, mat and layout.
 """
 
@@ -100,6 +102,45 @@ def faces_apart(dist: np.ndarray, labels: tuple[str, ...], unlike: float
     return (*FIXED, "object"), out
 
 
+def halos(templates: templates.Templates, card_mm: float, whites: list[np.ndarray]
+          ) -> np.ndarray:
+    """The glare halos a card may show (M x n*3, each with its plane removed as the
+    cards' are): a smooth round bump of added light, of each of ``whites`` (the light's
+    own colour and the camera's white), from a quarter of the card (``card_mm``) wide to
+    the whole card, centred anywhere on the compared window or a little beyond it (a
+    spot on the card beside)."""
+    ww, wh = matching.window(templates.box_mm, templates.inset_mm)
+    ys, xs = np.mgrid[0:wh:matching.STEP, 0:ww:matching.STEP].astype(np.float32)
+    xs, ys = xs.ravel(), ys.ravel()
+    bumps = []
+    for sigma in (card_mm / 4, card_mm / 2, card_mm):
+        for cy in np.linspace(-wh / 4, 5 * wh / 4, 5):
+            for cx in np.linspace(-ww / 4, 5 * ww / 4, 5):
+                bump = np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma * sigma))
+                for white in whites:
+                    bumps.append(bump[:, None] * (white / np.linalg.norm(white))[None, :])
+    q = matching.plane_basis(ww, wh)
+    out: np.ndarray = matching.deplane(np.stack(bumps).astype(np.float32), q)
+    return out.reshape(len(bumps), -1)
+
+
+def without_halo(small: np.ndarray, corners: np.ndarray, templates: templates.Templates,
+                 noise: float, bumps: np.ndarray) -> np.ndarray:
+    """Each card's pattern distance (K x N, top-left ``corners``) to every picture once
+    the halo of ``bumps`` that explains most of what its plane leaves (light added,
+    never taken away) is taken off it."""
+    box, inset = templates.box_mm, templates.inset_mm
+    ww, wh = matching.window(box, inset)
+    samples = matching.sample(small, corners, box, inset, (0,))
+    k, n = samples.shape[:2]
+    left = matching.deplane(samples, matching.plane_basis(ww, wh)).reshape(k, -1)
+    size = (bumps * bumps).sum(1)
+    amount = np.maximum((left @ bumps.T) / np.maximum(size, 1e-12)[None, :], 0.0)
+    best = (amount * amount * size[None, :]).argmax(1)
+    left = left - amount[np.arange(k), best][:, None] * bumps[best]
+    return matching.distances(left.reshape(k, n, 3), templates, noise)
+
+
 class PooDiversReader:
     """Reads Tokyo Poo Divers layouts of one faces file, mat and layout."""
 
@@ -167,6 +208,20 @@ class PooDiversReader:
         unlike = object_margin(templates, self.margins, float(np.exp(density[0])),
                                (density[1], density[3]))
         values, nearest = faces_apart(dist, templates.labels, unlike)
+        # like none of the faces is an object only once a glare halo is allowed for
+        labels = np.array(templates.labels)
+        absent = nearest.argmin(1) == len(values) - 1
+        if not np.isin(labels, FIXED).all():
+            absent &= dist[:, ~np.isin(labels, FIXED)].min(1) > unlike
+        if absent.any():
+            # the light's own colour is paper white; the camera's white is what adds
+            # the same to every channel of the photo
+            whites = [np.ones(3, np.float32),
+                      np.median((light.flat / (low + 1.0)).reshape(-1, 3)[::97], 0)]
+            plain = without_halo(small, (corners + shift)[absent], templates, noise,
+                                 halos(templates, min(cw, ch), whites))
+            dist[absent] = np.minimum(dist[absent], plain + (dist - pattern)[absent])
+            values, nearest = faces_apart(dist, templates.labels, unlike)
         box, inset = templates.box_mm, templates.inset_mm
         # the share of each card seen (not clipped): what its distances were measured on
         seen = (matching.sample(known, corners + shift, box, inset, (0,), outside=1.0)
