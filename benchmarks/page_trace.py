@@ -10,6 +10,7 @@ per phase the wall time, the main thread's busy time by kind (wall ms, thread ms
 CPU it really used), the largest single events, and the requests with their times.
 
     python benchmarks/page_trace.py [--games shoal] [--opens 2] [--taps 3] [--save DIR]
+    python benchmarks/page_trace.py --profile --opens 0    # the taps' script functions
 """
 
 from __future__ import annotations
@@ -162,8 +163,30 @@ def trace(browser: Any, page: Any, run: Any, save: Path | None, name: str) -> li
     return data["traceEvents"] if isinstance(data, dict) else data
 
 
+def profiled(cdp: Any, run: Any) -> dict[str, float]:
+    """The page's script functions by their own time (ms, sampled by V8's profiler)
+    while ``run()`` runs: where a script's milliseconds go, by function."""
+    cdp.send("Profiler.enable")
+    cdp.send("Profiler.setSamplingInterval", {"interval": 200})
+    cdp.send("Profiler.start")
+    run()
+    profile = cdp.send("Profiler.stop")["profile"]
+    cdp.send("Profiler.disable")
+    nodes = {n["id"]: n for n in profile["nodes"]}
+    gaps = profile["timeDeltas"]
+    own: dict[str, float] = defaultdict(float)
+    for sample, gap in zip(profile["samples"], [*gaps[1:], 0], strict=True):
+        frame = nodes[sample]["callFrame"]
+        where = frame["url"].rsplit("/", 1)[-1]
+        name = f"{frame['functionName'] or '(anonymous)'} {where}:{frame['lineNumber'] + 1}" \
+            if where else frame["functionName"] or "(anonymous)"
+        own[name] += gap / 1000
+    return {k: round(v, 1) for k, v in sorted(own.items(), key=lambda kv: -kv[1])[:12]
+            if k not in ("(idle)", "(program)")}
+
+
 def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
-            rnd: random.Random, save: Path | None) -> dict[str, Any]:
+            rnd: random.Random, save: Path | None, profile: bool = False) -> dict[str, Any]:
     client = Client(server.url, PIN)
     out: dict[str, Any] = {"opens": [], "taps": []}
     browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -213,6 +236,9 @@ def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
                                                timeout=30_000)
                         page.wait_for_timeout(300)
 
+                    if profile:     # the functions instead of the trace
+                        out["taps"].append({"functions": profiled(cdp, tap)})
+                        continue
                     events = trace(browser, page, tap, save, f"{game}-tap-{t}")
                     down, tapped = mark_time(events, "tc-down"), mark_time(events, "tc-tapped")
                     if down and tapped:
@@ -236,6 +262,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--games", nargs="*", default=list(GAMES))
     ap.add_argument("--save", type=Path, help="keep each raw trace here (Perfetto opens them)")
+    ap.add_argument("--profile", action="store_true",
+                    help="the taps' script functions by their own time, not the trace")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -250,7 +278,7 @@ def main() -> None:
             with sync_playwright() as pw:
                 for game, sid in sids.items():
                     out[game] = measure(server, pw, game, sid, args.opens, args.taps, rnd,
-                                        args.save)
+                                        args.save, args.profile)
         finally:
             server.stop()
     print(json.dumps(out, indent=1))

@@ -31,6 +31,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1280, "height": 800}
+DEVICES = {"phone": PHONE, "tablet": TABLET}
 
 
 @pytest.fixture
@@ -160,6 +161,11 @@ def new_browser(playwright_driver: Any, tmp_path: Path) -> Iterator[Callable[...
     yield make
     for ctx in contexts:
         ctx.close()
+
+
+def touch_page(new_browser: Callable[..., Any], size: str) -> Any:
+    """A page of a fresh chromium at ``size`` (a key of DEVICES), with touch."""
+    return new_browser(DEVICES[size], has_touch=True, is_mobile=size == "phone").new_page()
 
 
 def screenshot(page: Any, name: str) -> Path:

@@ -9,8 +9,16 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import Server, api_get, api_post, enter_pin, screenshot, wait_seq
-from tests.web.test_browser_taps import DEVICES, touch_page
+from tests.web.conftest import (
+    DEVICES,
+    Server,
+    api_get,
+    api_post,
+    enter_pin,
+    screenshot,
+    touch_page,
+    wait_seq,
+)
 
 # Counts the elements a change puts in or takes out of the game page (descendants too).
 WATCH = """() => {

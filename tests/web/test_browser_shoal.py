@@ -18,9 +18,9 @@ from tests.web.conftest import (
     play_photographed_shoal,
     read_from_camera,
     screenshot,
+    touch_page,
     wait_seq,
 )
-from tests.web.test_browser_taps import touch_page
 
 
 def test_play_shoal(server: Server, new_browser: Any) -> None:

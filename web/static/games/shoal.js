@@ -36,7 +36,10 @@
   // and marks the sections that are spots: every section keeps its element, even when
   // the spots widen the grid.
   function drawLayout(h, v, cells, spots, onSpot, compare) {
-    const keys = Object.keys(cells).map((k) => k.split(",").map(Number));
+    // Row by row, left to right (the order a screen reader reads them in), whatever
+    // order the view's keys came in.
+    const keys = Object.keys(cells).map((k) => k.split(",").map(Number))
+      .sort((a, b) => a[1] - b[1] || a[0] - b[0]);
     const all = keys.concat(spots.flatMap(([x, y]) => [[x, y], [x + 1, y + 1]]));
     if (!all.length) all.push([0, 0], [1, 1]);
     const xs = all.map((c) => c[0]);
