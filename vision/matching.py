@@ -94,20 +94,33 @@ def sample(small: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float
            inset_mm: float, shifts: tuple[int, ...] = SHIFTS_MM,
            outside: np.ndarray | float = 1.0) -> np.ndarray:
     """Samples of the boxes with top-left ``corners_mm`` (K x 2, rectified mm), at every
-    shift: K*S x n (x channels); off the image reads ``outside``."""
+    shift (dy major, dx minor; ``shifts`` evenly spaced): K*S x n (x channels); off the
+    image reads ``outside``.
+
+    Each box's region, wide enough for every shift, is cut out once; the shifted windows
+    are views of it."""
     ww, wh = window(box_mm, inset_mm)
-    gy, gx = np.mgrid[0:wh:STEP, 0:ww:STEP]
-    d = np.array([(dx, dy) for dy in shifts for dx in shifts], float) * FEATURE_PX_PER_MM
-    tl = np.round((np.asarray(corners_mm, float)[:, None, :] + inset_mm) * FEATURE_PX_PER_MM
-                  + d[None]).astype(np.intp).reshape(-1, 2)
-    h, w = small.shape[:2]
-    ys = tl[:, 1, None] + gy.ravel()[None]
-    xs = tl[:, 0, None] + gx.ravel()[None]
-    flat = small.reshape(h * w, -1) if small.ndim == 3 else small.reshape(h * w)
-    out = flat[np.clip(ys, 0, h - 1) * w + np.clip(xs, 0, w - 1)].astype(np.float32)
-    if tl.min() < 0 or (tl[:, 0] + ww > w).any() or (tl[:, 1] + wh > h).any():
-        out[(ys < 0) | (ys >= h) | (xs < 0) | (xs >= w)] = outside
-    return out
+    d = np.round(np.asarray(shifts, float) * FEATURE_PX_PER_MM).astype(np.intp)
+    lo, span = int(d.min()), int(d.max() - d.min())
+    step = int(d[1] - d[0]) if len(d) > 1 else 1
+    tl = np.round((np.asarray(corners_mm, float) + inset_mm) * FEATURE_PX_PER_MM
+                  ).astype(np.intp) + lo
+    image = small if small.ndim == 3 else small[:, :, None]
+    h, w, c = image.shape
+    rh, rw = wh + span, ww + span
+    regions = np.empty((len(tl), rh, rw, c), np.float32)
+    for k, (x, y) in enumerate(tl):
+        if x >= 0 and y >= 0 and x + rw <= w and y + rh <= h:
+            regions[k] = image[y:y + rh, x:x + rw]
+        else:  # partly off the image
+            regions[k] = outside
+            xa, ya, xb, yb = max(x, 0), max(y, 0), min(x + rw, w), min(y + rh, h)
+            if xa < xb and ya < yb:
+                regions[k, ya - y:yb - y, xa - x:xb - x] = image[ya:yb, xa:xb]
+    views = np.lib.stride_tricks.sliding_window_view(regions, (wh, ww), axis=(1, 2))
+    views = views[:, ::step, ::step, :, ::STEP, ::STEP]  # K x S x S x c x gh x gw
+    out = views.transpose(0, 1, 2, 4, 5, 3).reshape(len(tl) * len(d) ** 2, -1, c)
+    return out if small.ndim == 3 else out[:, :, 0]
 
 
 def floors(flat_small: np.ndarray, bare: np.ndarray) -> tuple[float, float]:
@@ -241,23 +254,39 @@ def box_means(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     return out
 
 
+@cache
+def channel_basis(ww: int, wh: int) -> np.ndarray:
+    """:func:`plane_basis` for samples flattened with their channels (n*3 x 9): the
+    plane of each channel on its own."""
+    q = plane_basis(ww, wh)
+    out = np.zeros((q.shape[0], 3, 3, 3), np.float32)
+    for c in range(3):
+        out[:, c, :, c] = q
+    return out.reshape(q.shape[0] * 3, 9)
+
+
 def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
-               templates: Templates) -> np.ndarray:
-    """Correlation of each box (top-left ``corners_mm``, M x 2, no shift) with each
-    template (M x N), over the box's known samples only."""
+               templates: Templates, shifts: tuple[int, ...]) -> np.ndarray:
+    """Correlation of each box (top-left ``corners_mm``, M x 2) at each shift (as
+    :func:`sample`) with each template (M*S x N), over the box's known samples only."""
     box, inset = templates.box_mm, templates.inset_mm
     ww, wh = window(box, inset)
-    samples = sample(small, corners_mm, box, inset, (0,), outside=0.0)
-    weight = (sample(known, corners_mm, box, inset, (0,), outside=1.0) > 0.5
-              ).astype(np.float32)
-    flat = deplane_weighted(samples, weight, plane_basis(ww, wh)) * weight[:, :, None]
-    m = len(flat)
-    flat = flat.reshape(m, -1)
+    samples = sample(small, corners_mm, box, inset, shifts, outside=0.0)
+    weight = sample(known, corners_mm, box, inset, shifts, outside=1.0) > 0.5
+    m = len(samples)
+    q3 = channel_basis(ww, wh)
+    flat = samples.reshape(m, -1)
+    flat = flat - (flat @ q3) @ q3.T  # each channel's plane removed
+    some = np.flatnonzero(~weight.all(1))
+    if some.size:  # a plane fitted to the known samples only, the rest left out
+        w = weight[some].astype(np.float32)
+        fitted = deplane_weighted(samples[some], w, plane_basis(ww, wh)) * w[:, :, None]
+        flat[some] = fitted.reshape(len(some), -1)
     t = templates.features
     # the template's whole norm: what glare hides counts against it, so a cell mostly
     # clipped never correlates well by what little is left of it
     t_norm = np.linalg.norm(t, axis=1)[None, :]
-    p_norm = np.linalg.norm(flat, axis=1, keepdims=True)
+    p_norm = np.sqrt(np.einsum("ij,ij->i", flat, flat))[:, None]
     out: np.ndarray = (flat @ t.T) / np.maximum(p_norm * t_norm, 1e-9)
     return out
 
@@ -279,18 +308,17 @@ def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     around that."""
     k = len(corners_mm)
     corners = np.asarray(corners_mm, float)
-    coarse = np.array([(dx, dy) for dy in SHIFTS_MM for dx in SHIFTS_MM], float)
+    shifts: tuple[int, ...] = SHIFTS_MM
     if around is not None:
-        coarse, corners = np.array([(0.0, 0.0)]), corners + around
-    moved = (corners[:, None, :] + coarse[None]).reshape(-1, 2)
-    cube = _correlate(small, known, moved, templates).reshape(k, len(coarse), -1)
+        shifts, corners = (0,), corners + around
+    coarse = np.array([(dx, dy) for dy in shifts for dx in shifts], float)
+    cube = _correlate(small, known, corners, templates, shifts).reshape(k, len(coarse), -1)
     best = cube.argmax(1)
     ncc = np.take_along_axis(cube, best[:, None, :], 1)[:, 0, :]
     first = coarse[best[np.arange(k), ncc.argmax(1)]]
-    fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM if dx or dy], float)
+    fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM], float)
     centres = corners + first
-    moved = (centres[:, None, :] + fine[None]).reshape(-1, 2)
-    near_cube = _correlate(small, known, moved, templates).reshape(k, len(fine), -1)
+    near_cube = _correlate(small, known, centres, templates, FINE_MM).reshape(k, len(fine), -1)
     near_best = near_cube.argmax(1)
     near = np.take_along_axis(near_cube, near_best[:, None, :], 1)[:, 0, :]
     top = ncc.argmax(1)

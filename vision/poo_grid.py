@@ -7,7 +7,9 @@ in the photo (:func:`outline`), whatever the colours on either side. The cleares
 them are the cards; they lie on a lattice: its pitch along each axis is the one on which
 their positions agree best (their phases), the layout's shape then slides over the
 lattice to where it holds the most of them, and the grid's origin and pitch are fitted
-to the cards it holds. Every weight is measured in the photo: a card counts by how far
+to the cards it holds. The pitch is sought from the card's size up to the widest at
+which the whole layout still lies on the mat (however far apart the cards are laid).
+Every weight is measured in the photo: a card counts by how far
 its outline stands above the median of twice as many candidates as the layout has
 cards (so at least half of them are not cards).
 """
@@ -21,9 +23,6 @@ import numpy as np
 
 from vision.errors import VisionError
 from vision.matching import FEATURE_PX_PER_MM
-
-PITCH_MAX = 1.25
-"""Cards lie apart by less than a quarter of their size (the layout is laid touching)."""
 
 
 @dataclass(frozen=True)
@@ -49,10 +48,17 @@ def peaks(score: np.ndarray, size: tuple[int, int], keep: np.ndarray, most: int
     return np.stack([xs[order], ys[order]], 1).astype(float), values[order]
 
 
-def pitch(coords: np.ndarray, weights: np.ndarray, size: float) -> tuple[float, float]:
-    """The period (between ``size`` and :data:`PITCH_MAX` times it) on which the
-    ``coords`` agree best, and their phase (the lattice's offset, 0..period)."""
-    periods = np.arange(size, PITCH_MAX * size, 0.05)
+def widest(mat_mm: float, size: float, cards: int) -> float:
+    """The largest pitch at which ``cards`` cards of ``size`` in a line fit in
+    ``mat_mm``."""
+    return max(size + 0.05, (mat_mm - size) / max(cards - 1, 1))
+
+
+def pitch(coords: np.ndarray, weights: np.ndarray, size: float, most: float
+          ) -> tuple[float, float]:
+    """The period (between ``size`` and ``most``) on which the ``coords`` agree best,
+    and their phase (the lattice's offset, 0..period)."""
+    periods = np.arange(size, most, 0.05)
     phase = np.exp(2j * np.pi * coords[None, :] / periods[:, None]) @ weights
     k = int(np.abs(phase).argmax())
     return float(periods[k]), float(np.angle(phase[k]) / (2 * np.pi) * periods[k]) % periods[k]
@@ -116,8 +122,9 @@ def find_grid(small: np.ndarray, card_mm: tuple[float, float], rows: tuple[str, 
                           "faces file the right one?")
     mm = at / FEATURE_PX_PER_MM  # the cards' top-left corners
     w = np.maximum(value - np.median(value), 0.0)
-    px, fx = pitch(mm[:, 0], w, cw)
-    py, fy = pitch(mm[:, 1], w, ch)
+    mat_h, mat_w = (n / FEATURE_PX_PER_MM for n in small.shape[:2])
+    px, fx = pitch(mm[:, 0], w, cw, widest(mat_w, cw, len(rows[0])))
+    py, fy = pitch(mm[:, 1], w, ch, widest(mat_h, ch, len(rows)))
     col = np.round((mm[:, 0] - fx) / px).astype(int)
     row = np.round((mm[:, 1] - fy) / py).astype(int)
     near = (np.abs(mm[:, 0] - fx - col * px) < 0.25 * px) \

@@ -53,6 +53,11 @@ from vision.reading import Reading, timed
 
 SEARCH_PX_PER_MM = 0.5
 """Resolution of the whole-card search for the top card."""
+COARSE_PX_PER_MM = 0.25
+"""Resolution of the first, rougher whole-card search, over every card of the deck."""
+FEW = 4
+"""Cards searched again at :data:`SEARCH_PX_PER_MM`: those correlating best at
+:data:`COARSE_PX_PER_MM`."""
 CARD_INSET_MM = 2.0
 """The whole-card template leaves out this much of each edge (cards lie a little askew)."""
 FEWER = 0.02
@@ -86,6 +91,7 @@ class ShoalReader:
         sw, sh = deck.section_mm
         self.card_mm = (2 * sw, 2 * sh)
         self.whole = templates.whole_cards(deck, SEARCH_PX_PER_MM, CARD_INSET_MM)
+        self.coarse = templates.whole_cards(deck, COARSE_PX_PER_MM, CARD_INSET_MM)
 
     @classmethod
     def from_files(cls, deck: Path | str | None, mat: Path | None) -> ShoalReader:
@@ -99,27 +105,37 @@ class ShoalReader:
 
     def top_card(self, rectified: np.ndarray) -> tuple[float, float]:
         """Where the whole card that correlates best lies (top-left, mm in the rectified
-        image; in grey: only its place is wanted, and one channel is a third of the work)."""
-        s = SEARCH_PX_PER_MM
+        image; in grey: only its place is wanted, and one channel is a third of the work).
+
+        Every card is searched at :data:`COARSE_PX_PER_MM`, and the :data:`FEW` that
+        correlate best there again at :data:`SEARCH_PX_PER_MM`."""
         grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
+        coarse = self._search(grey, COARSE_PX_PER_MM, self.coarse)
+        few = np.argsort(-coarse.reshape(len(coarse), -1).max(1))[:FEW]
+        best = self._search(grey, SEARCH_PX_PER_MM, self.whole[few]).max(0)
+        y, x = np.unravel_index(int(best.argmax()), best.shape)
+        return x / SEARCH_PX_PER_MM - CARD_INSET_MM, y / SEARCH_PX_PER_MM - CARD_INSET_MM
+
+    def _search(self, grey: np.ndarray, s: float, cards: np.ndarray) -> np.ndarray:
+        """Each whole card's correlation (``cards``: whole-card templates at ``s`` px/mm)
+        at every place of the mat (cards x h x w), -1 where a card would lie on a marker."""
         small = cv2.resize(grey, None, fx=s / PX_PER_MM, fy=s / PX_PER_MM,
                            interpolation=cv2.INTER_AREA)
         small = cv2.GaussianBlur(small, (0, 0), 0.5)
-        th, tw = self.whole[0].shape[:2]
+        th, tw = cards[0].shape[:2]
         if small.shape[0] < th or small.shape[1] < tw:
             raise VisionError("the mat is smaller than one card of this deck: is this the "
                               "right mat.json and deck?")
-        best = np.max([cv2.matchTemplate(small, np.ascontiguousarray(t),
-                                         cv2.TM_CCOEFF_NORMED) for t in self.whole], axis=0)
+        out = np.stack([cv2.matchTemplate(small, np.ascontiguousarray(t),
+                                          cv2.TM_CCOEFF_NORMED) for t in cards])
         ox, oy = self.mat.origin_mm
         cw, ch = self.card_mm
         inset = CARD_INSET_MM
         for x0, y0, x1, y1 in self.mat.marker_boxes_mm():  # no card lies on a marker
             xa, xb = round((x0 - ox - cw + inset) * s), round((x1 - ox - inset) * s)
             ya, yb = round((y0 - oy - ch + inset) * s), round((y1 - oy - inset) * s)
-            best[max(0, ya):max(0, yb), max(0, xa):max(0, xb)] = -1.0
-        y, x = np.unravel_index(int(best.argmax()), best.shape)
-        return x / s - inset, y / s - inset
+            out[:, max(0, ya):max(0, yb), max(0, xa):max(0, xb)] = -1.0
+        return out
 
     def _read(self, photo: np.ndarray) -> Reading:
         view = detect(self.mat, photo)
@@ -132,9 +148,9 @@ class ShoalReader:
         if not cells:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")
-        clipped = (view.rectified >= lighting.CLIP).any(-1)
         small = matching.prepare(rectified, PX_PER_MM)
-        known = matching.prepare(np.where(clipped, 0.0, 1.0).astype(np.float32), PX_PER_MM)
+        known = matching.prepare((~lighting.clipped(view.rectified)).astype(np.float32),
+                                 PX_PER_MM)
         i0, j0 = round((x_top - origin[0]) / sw), round((y_top - origin[1]) / sh)
         cells, ncc, shift = self._near_shoal(cells, small, known, origin, (i0, j0))
         corners = np.array([(origin[0] + i * sw, origin[1] + j * sh) for i, j in cells])

@@ -54,7 +54,22 @@ def test_a_clipped_sample_is_left_out_not_read_as_bright() -> None:
     img[34:40, 44:60] = 1.0  # a clipped streak across the box
     corners = np.array([(40.0, 30.0)])
     known = np.ones(img.shape[:2], np.float32)
-    blind = matching._correlate(img, known, corners, t)
+    blind = matching._correlate(img, known, corners, t, (0,))
     known[34:40, 44:60] = 0.0
-    seen = matching._correlate(img, known, corners, t)
+    seen = matching._correlate(img, known, corners, t, (0,))
     assert seen[0].argmax() == 2 and blind[0, 2] < seen[0, 2] < 0.95
+
+
+def test_the_shifted_windows_are_the_boxes_moved_by_each_shift() -> None:
+    """Sampling a box at every shift reads what sampling the box moved by each shift
+    reads, in the order dy major, dx minor, off the image too."""
+    rng = np.random.default_rng(5)
+    img = rng.random((60, 80, 3)).astype(np.float32)
+    corners = np.array([(20.0, 15.0), (-6.0, 40.0), (70.0, -3.0)])  # two partly off
+    for shifts in (matching.SHIFTS_MM, matching.FINE_MM):
+        got = matching.sample(img, corners, BOX_MM, INSET_MM, shifts, outside=0.25)
+        moved = np.array([(x + dx, y + dy) for x, y in corners
+                          for dy in shifts for dx in shifts])
+        want = matching.sample(img, moved, BOX_MM, INSET_MM, (0,), outside=0.25)
+        assert got.shape == want.shape and np.array_equal(got, want)
+        assert (want == 0.25).any() and (want != 0.25).any()

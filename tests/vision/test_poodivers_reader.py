@@ -156,6 +156,18 @@ def _odd_mat(rng: np.random.Generator, kind: int) -> np.ndarray:
     return img
 
 
+@pytest.mark.parametrize("gap", [0.0, 0.45])
+def test_cards_laid_apart_by_any_gap_the_mat_holds_are_read(
+        gap: float, faces: Faces, face_images: Images, a3: MatSpec) -> None:
+    """The grid's pitch is learned from the photo, up to the widest at which the layout
+    still lies on the mat: cards laid touching, or apart by nearly half their size."""
+    rows = ("######",) * 4
+    s = synth.poodivers_scene(face_images, faces.card_mm, rows, a3, 21,
+                              synth.PRESETS["tilt"], gap_mm=gap * faces.card_mm[0])
+    reading = poodivers.PooDiversReader(faces, a3, rows).read(s.photo)
+    assert reading.cells == s.cells
+
+
 def test_the_grid_search_refuses_odd_mats_with_a_message() -> None:
     """Whatever the mat image, the grid is found or refused with a VisionError (a mat
     smaller than a card, outlines that lie on no lattice), never another error."""
