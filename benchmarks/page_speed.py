@@ -14,6 +14,12 @@ stream's message, as sent), and the goals: draw < 800 ms, tap < 150 ms, open < 6
 event < 4 KB.
 
     python benchmarks/page_speed.py [--actions 200] [--opens 3] [--taps 5] [--seed 7]
+
+Two versions compared (the old one a plain copy, ``git archive main | tar -x -C old``):
+each runs its own server, and they are measured in turns, ``--rounds`` times each, with
+the load average after every round (min and median over the rounds):
+
+    python benchmarks/page_speed.py --code old . --rounds 3
 """
 
 from __future__ import annotations
@@ -143,9 +149,15 @@ def taps_for(view: dict[str, Any], rnd: random.Random) -> list[str]:
 
 
 def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
-            rnd: random.Random) -> dict[str, Any]:
+            rnd: random.Random) -> dict[str, list[float]]:
+    """One browser: ``opens`` timed page opens (after one that warms the server), then
+    ``taps`` taps on the last; the raw figures. The taps are undone afterwards, so the
+    next call measures the same game."""
     client = Client(server.url, PIN)
-    draws, wholes, open_bytes, events, tapped, changed = [], [], [], [], [], []
+    seq = client.call("GET", f"/api/games/{sid}")[1]["seq"]
+    client.close()
+    out: dict[str, list[float]] = {"draw": [], "whole": [], "open_bytes": [], "events": [],
+                                   "tap": [], "changed": []}
     browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
     try:
         for i in range(opens + 1):
@@ -173,19 +185,20 @@ def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
             page.goto(f"{server.url}/games/{sid}")
             page.wait_for_function("performance.getEntriesByName('tc-drawn').length > 0",
                                    timeout=60_000)
-            page.wait_for_selector("#live.on")
+            page.wait_for_selector("#live.on", timeout=60_000)
             page.wait_for_timeout(1500)
             page.wait_for_function("performance.getEntriesByName('tc-whole').length > 0",
                                    timeout=60_000)
             if i:       # the first open warms the server's caches, like a table's first
-                draws.append(page.evaluate(
+                out["draw"].append(page.evaluate(
                     "performance.getEntriesByName('tc-drawn')[0].startTime"))
-                wholes.append(page.evaluate(
+                out["whole"].append(page.evaluate(
                     "performance.getEntriesByName('tc-whole')[0].startTime"))
-                open_bytes.append(sum(finished.values()) + sum(
+                out["open_bytes"].append(sum(finished.values()) + sum(
                     n for rid, n in streamed.items() if rid not in finished))
             if i == opens:
                 messages.clear()
+                client = Client(server.url, PIN)
                 for _ in range(taps):
                     view = client.call("GET", f"/api/games/{sid}")[1]
                     if view["over"]:
@@ -198,23 +211,38 @@ def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
                         page.locator(selector).first.tap(timeout=30_000)
                     page.wait_for_function(f"window.__taps.length > {before}", timeout=30_000)
                     page.wait_for_timeout(300)
-                tapped = page.evaluate("window.__taps")
-                changed = page.evaluate("window.__nodes")
-                events = list(messages)
+                out["tap"] = page.evaluate("window.__taps")
+                out["changed"] = page.evaluate("window.__nodes")
+                out["events"] = [float(n) for n in messages]
             ctx.close()
     finally:
         browser.close()
         client.close()
-    return {
+        client = Client(server.url, PIN)
+        while client.call("GET", f"/api/games/{sid}")[1]["seq"] > seq:
+            client.call("POST", f"/api/games/{sid}/undo", {})
+        client.close()
+    return out
+
+
+def summary(server: Server, sid: int, runs: list[dict[str, list[float]]]) -> dict[str, Any]:
+    """The figures of one game on one version of the code, over every run."""
+    every = {k: [x for run in runs for x in run[k]] for k in runs[0]}
+    draws, taps = every["draw"], every["tap"]
+    result = {
         "sid": sid, "actions": Client(server.url, PIN).call("GET", f"/api/games/{sid}")[1]["seq"],
-        "draw_ms": round(statistics.median(draws)),
-        "whole_ms": round(statistics.median(wholes)),
-        "tap_ms": round(statistics.median(tapped)) if tapped else None,
-        "tap_max_ms": round(max(tapped)) if tapped else None, "taps": len(tapped),
-        "tap_elements": round(statistics.median(changed)) if changed else None,
-        "open_kb": round(statistics.median(open_bytes) / 1024, 1),
-        "event_kb": round(max(events) / 1024, 2) if events else None,
+        "draw_ms": round(statistics.median(draws)), "draw_min_ms": round(min(draws)),
+        "whole_ms": round(statistics.median(every["whole"])),
+        "tap_ms": round(statistics.median(taps)) if taps else None,
+        "tap_min_ms": round(min(taps)) if taps else None,
+        "tap_max_ms": round(max(taps)) if taps else None, "taps": len(taps),
+        "tap_elements": round(statistics.median(every["changed"])) if every["changed"] else None,
+        "open_kb": round(statistics.median(every["open_bytes"]) / 1024, 1),
+        "event_kb": round(max(every["events"]) / 1024, 2) if every["events"] else None,
     }
+    result["meets_goals"] = all(
+        result[k] is not None and result[k] < v for k, v in GOALS.items())
+    return result
 
 
 def main() -> None:
@@ -224,29 +252,48 @@ def main() -> None:
     ap.add_argument("--taps", type=int, default=5)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--games", nargs="*", default=list(GAMES))
+    ap.add_argument("--code", nargs="*", type=Path, default=[],
+                    help="checkouts of the project to compare (default: this one)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="runs of each version, taken in turns")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
-    rnd = random.Random(args.seed)
-    out: dict[str, Any] = {"goals": GOALS, "games": {}}
+    codes: list[Path | None] = list(args.code) or [None]
+    names = [str(c) if c else "this" for c in codes]
+    out: dict[str, Any] = {"goals": GOALS, "load": [os.getloadavg()]}
+    runs: dict[str, dict[str, list[Any]]] = {n: {g: [] for g in args.games} for n in names}
     with tempfile.TemporaryDirectory() as home:
-        server = Server(Path(home))
+        servers: dict[str, Server] = {}
+        sids: dict[str, dict[str, int]] = {}
         try:
-            client = Client(server.url, PIN)
-            sids = {g: play_deep(client, g, args.actions, rnd) for g in args.games}
-            client.close()
+            for i, (name, code) in enumerate(zip(names, codes, strict=True)):
+                (Path(home) / str(i)).mkdir()
+                servers[name] = Server(Path(home) / str(i), code=code)
+                client = Client(servers[name].url, PIN)
+                rnd = random.Random(args.seed)      # the same games for every version
+                sids[name] = {g: play_deep(client, g, args.actions, rnd) for g in args.games}
+                client.close()
             with sync_playwright() as pw:
-                for game, sid in sids.items():
-                    result = measure(server, pw, game, sid, args.opens, args.taps, rnd)
-                    result["meets_goals"] = all(
-                        result[k] is not None and result[k] < v for k, v in GOALS.items())
-                    out["games"][game] = result
+                for r in range(args.rounds):
+                    # In turns, the order turned each round: a slow minute hits both.
+                    for name in names[r % len(names):] + names[:r % len(names)]:
+                        for game in args.games:
+                            runs[name][game].append(measure(
+                                servers[name], pw, game, sids[name][game], args.opens,
+                                args.taps, random.Random(args.seed + r)))
+                    out["load"].append(os.getloadavg())
+            for name in names:
+                out[name] = {g: summary(servers[name], sids[name][g], runs[name][g])
+                             for g in args.games}
         finally:
-            server.stop()
+            for server in servers.values():
+                server.stop()
+    if len(names) == 1:
+        out["games"] = out.pop(names[0])
     out["machine"] = {"cpu": platform.processor() or platform.machine(),
-                      "cores": os.cpu_count(), "load": os.getloadavg(),
-                      "python": platform.python_version(), "throttle": 4,
-                      "viewport": PHONE}
+                      "cores": os.cpu_count(), "python": platform.python_version(),
+                      "throttle": 4, "viewport": PHONE}
     print(json.dumps(out, indent=1))
 
 

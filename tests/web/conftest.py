@@ -31,6 +31,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1280, "height": 800}
+DEVICES = {"phone": PHONE, "tablet": TABLET}
 
 
 @pytest.fixture
@@ -64,7 +65,10 @@ def writer(client: FlaskClient) -> Callable[..., Any]:
 class Server:
     """A ``companion serve`` subprocess on a free localhost port."""
 
-    def __init__(self, home: Path, *extra: str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, home: Path, *extra: str, env: dict[str, str] | None = None,
+                 code: Path | None = None) -> None:
+        """``code``: run the service from another checkout of the project (a benchmark
+        comparing two versions), not the installed one."""
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
@@ -72,10 +76,12 @@ class Server:
         self.db = home / "companion.db"
         env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"),
                "PYTHONUNBUFFERED": "1", **(env or {})}
+        if code is not None:
+            env["PYTHONPATH"] = str(code)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
              "--port", str(self.port), "--db", str(self.db), "--pin", PIN, *extra],
-            env=env, stderr=subprocess.PIPE, text=True)
+            env=env, stderr=subprocess.PIPE, text=True, cwd=code)
         self.lines: list[str] = []
         ready = threading.Event()
         threading.Thread(target=self._read, args=(ready,), daemon=True).start()
@@ -155,6 +161,11 @@ def new_browser(playwright_driver: Any, tmp_path: Path) -> Iterator[Callable[...
     yield make
     for ctx in contexts:
         ctx.close()
+
+
+def touch_page(new_browser: Callable[..., Any], size: str) -> Any:
+    """A page of a fresh chromium at ``size`` (a key of DEVICES), with touch."""
+    return new_browser(DEVICES[size], has_touch=True, is_mobile=size == "phone").new_page()
 
 
 def screenshot(page: Any, name: str) -> Path:

@@ -18,6 +18,7 @@ from tests.web.conftest import (
     play_photographed_shoal,
     read_from_camera,
     screenshot,
+    touch_page,
     wait_seq,
 )
 
@@ -91,3 +92,32 @@ def test_score_from_camera(camera_server: tuple[Server, Any], new_browser: Any) 
     page.select_option("#camera-player", "Ben")
     page.click("#camera-read")
     page.wait_for_selector("#camera-verdict:has-text('differ')")
+
+
+# The nearest box around ``selector`` that scrolls by itself (its content taller than it),
+# or null when only the page scrolls.
+SCROLLER = """(selector) => {
+  for (let el = document.querySelector(selector).parentElement; el && el !== document.body;
+       el = el.parentElement) {
+    const overflow = getComputedStyle(el).overflowY;
+    if ((overflow === "auto" || overflow === "scroll") && el.scrollHeight > el.clientHeight + 1) {
+      return el.id || el.className;
+    }
+  }
+  return null;
+}"""
+
+
+def test_the_camera_panel_scrolls_with_the_page(camera_server: tuple[Server, Any],
+                                                 new_browser: Any) -> None:
+    server, (scene, photo) = camera_server
+    game = play_photographed_shoal(server, scene)
+    for size in ("tablet", "phone"):      # the tablet first: its controls box scrolls
+        page = touch_page(new_browser, size)
+        read_from_camera(page, server, game["id"], photo)
+        page.wait_for_selector("#camera-overlay")
+        for part in ("#camera-read", "#camera-verdict", "#camera-overlay"):
+            assert page.evaluate(SCROLLER, part) is None, f"{part} scrolls in a box ({size})"
+        # In the side column, which scrolls with the page (the controls box does not).
+        assert page.locator(".side #camera #camera-verdict").count() == 1
+        screenshot(page, f"shoal-{size}-camera-panel")

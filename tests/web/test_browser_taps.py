@@ -12,21 +12,16 @@ from typing import Any
 from companion.games.poodivers.layout import card_cells, rows_of
 from tests.web.conftest import (
     ARTIFACTS,
+    DEVICES,
     PHONE,
-    TABLET,
     Server,
     api_get,
     api_post,
     enter_pin,
     screenshot,
+    touch_page,
     wait_seq,
 )
-
-DEVICES = {"phone": PHONE, "tablet": TABLET}
-
-
-def touch_page(new_browser: Any, size: str) -> Any:
-    return new_browser(DEVICES[size], has_touch=True, is_mobile=size == "phone").new_page()
 
 
 def tap_at(page: Any, selector: str) -> None:

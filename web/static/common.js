@@ -53,8 +53,8 @@ window.TC = (function () {
     }
     for (let i = 0; i < fresh.length; i++) {
       const here = old[i];
-      const node = fresh[i];
-      if (here === node) continue;              // a part kept as it was (reuse)
+      const node = fresh[i].keeps || fresh[i];  // a part kept as it was (reuse)
+      if (here === node) continue;
       else if (!here) parent.append(node);
       else if (node.isConnected) parent.insertBefore(node, here);   // kept, moved
       else if (!same(here, node)) here.replaceWith(node);
@@ -89,9 +89,15 @@ window.TC = (function () {
 
   // reuse(shown, key, make): the part of the page already shown if it was drawn from
   // the same key (what it shows: a player's layout, the board and its targets), else
-  // make()'s new one. A change then builds only the parts it changed.
+  // make()'s new one. A change then builds only the parts it changed. The part is kept
+  // through a stand-in that update() puts it back for: placed inside a new h() element,
+  // the part itself would leave the page at once.
   function reuse(shown, key, make) {
-    if (shown && shown.drawnFrom === key) return shown;
+    if (shown && shown.drawnFrom === key) {
+      const stand = document.createElement(shown.nodeName);
+      stand.keeps = shown;
+      return stand;
+    }
     const el = make();
     el.drawnFrom = key;
     return el;

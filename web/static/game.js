@@ -1,6 +1,6 @@
 // A game page: the view from the API, kept live by Server-Sent Events; the parts every
 // game shares (whose turn, scores, undo, log, chart, summary, every legal move); each
-// game's own script draws the board and its controls (window.GAMES[name]).
+// game's own script draws the board, its controls and its camera panel (window.GAMES[name]).
 "use strict";
 window.GAMES = window.GAMES || {};
 window.GamePage = (function () {
@@ -510,7 +510,9 @@ window.GamePage = (function () {
     const board = document.getElementById("board");
     const controls = document.getElementById("controls");
     if (game) {
-      game.render(v, ctx, board, controls);
+      // The camera's part goes in the side column, which scrolls with the page (in the
+      // controls it made their box scroll on a tablet).
+      game.render(v, ctx, board, controls, document.getElementById("camera"));
       if (!past) keep();
     } else {
       update(board, h("pre", { class: "state" }, JSON.stringify(v.state, null, 1)));

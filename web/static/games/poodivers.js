@@ -9,6 +9,7 @@
   let photo = null;     // a photo of the table to check the grid against
   let seen = null;      // what the camera read: {cells, unsure, overlay}
   let fixes = {};       // unsure cell -> the face a player tapped
+  let checking = false; // the camera check opened by hand (stays open through redraws)
   let peeked = null;    // {cell, face}: a digital peek, shown on this phone for a while
   const PEEK_MS = 6000;
   const FACE_WORDS = { blank: "a blank", sleeper: "a sleeper", object: "an object (poo)" };
@@ -21,7 +22,7 @@
     return v.legal.find((l) => l.type === type);
   }
 
-  function render(v, ctx, board, controls) {
+  function render(v, ctx, board, controls, camera) {
     const { h } = ctx;
     const s = v.state;
     const flip = legalOf(v, "flip");
@@ -38,6 +39,7 @@
     window.TC.update(board, window.TC.reuse(board.firstElementChild, key,
       () => drawGrid(h, v, ctx, flippable)));
     drawControls(h, v, ctx, controls, flip, peek, bank);
+    window.TC.update(camera, cameraCheck(v, ctx));
   }
 
   function drawGrid(h, v, ctx, flippable) {
@@ -111,7 +113,6 @@
       h("tr", {}, h("th", {}, "Player"), h("th", {}, "Brown"), h("th", {}, "Golden")),
       Object.entries(s.holdings).map(([p, got]) => h("tr", { class: p === v.current ? "current" : "" },
         h("th", { scope: "row" }, p), h("td", {}, got.brown), h("td", {}, got.golden)))));
-    parts.push(cameraCheck(v, ctx));
     window.TC.update(controls, parts);
   }
 
@@ -151,7 +152,8 @@
           : "The table matches the game."));
       if (seen.overlay) out.push(h("img", { src: seen.overlay, class: "overlay", alt: "the photo, read" }));
     }
-    return h("details", { class: "camera", open: !!seen }, out);
+    return h("details", { class: "camera", open: !!seen || checking,
+      ontoggle: (ev) => { checking = ev.currentTarget.open; } }, out);
   }
 
   function tap(cell, v, ctx) {

@@ -31,35 +31,42 @@
     return el;
   }
 
-  // A layout as a grid of sections; spots (legal top-left corners) can be tapped.
+  // A layout as a grid of sections, each put in its row and column by CSS (no filler
+  // between them), so choosing a card only adds its spots (legal top-left corners, "+")
+  // and marks the sections that are spots: every section keeps its element, even when
+  // the spots widen the grid.
   function drawLayout(h, v, cells, spots, onSpot, compare) {
-    const keys = Object.keys(cells).map((k) => k.split(",").map(Number));
+    // Row by row, left to right (the order a screen reader reads them in), whatever
+    // order the view's keys came in.
+    const keys = Object.keys(cells).map((k) => k.split(",").map(Number))
+      .sort((a, b) => a[1] - b[1] || a[0] - b[0]);
     const all = keys.concat(spots.flatMap(([x, y]) => [[x, y], [x + 1, y + 1]]));
     if (!all.length) all.push([0, 0], [1, 1]);
     const xs = all.map((c) => c[0]);
     const ys = all.map((c) => c[1]);
     const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
     const spotSet = new Set(spots.map(([x, y]) => `${x},${y}`));
+    const placed = (el, x, y) => {
+      el.style.gridArea = `${y - y0 + 1} / ${x - x0 + 1}`;
+      return el;
+    };
     const grid = h("div", { class: "sh-grid" });
     grid.style.gridTemplateColumns = `repeat(${x1 - x0 + 1}, 36px)`;
-    for (let y = y0; y <= y1; y++) {
-      for (let x = x0; x <= x1; x++) {
-        const key = `${x},${y}`;
-        const section = cells[key];
-        const spot = spotSet.has(key) && onSpot;
-        let el;
-        if (section !== undefined) {
-          el = sectionEl(h, v, section, spot ? { disabled: false, "data-at": key,
-            onclick: () => onSpot([x, y]) } : { "data-cell": key });
-          if (compare && compare[key] !== undefined && compare[key] !== section) el.classList.add("preview");
-        } else if (spot) {
-          el = h("button", { type: "button", class: "sh-sec spot", "data-at": key,
-            "aria-label": `play at ${key}`, onclick: () => onSpot([x, y]) }, "+");
-        } else {
-          el = h("div", { class: "sh-sec gap" });
-        }
-        grid.append(el);
-      }
+    grid.style.gridTemplateRows = `repeat(${y1 - y0 + 1}, 36px)`;
+    for (const [x, y] of keys) {
+      const key = `${x},${y}`;
+      const section = cells[key];
+      const spot = spotSet.has(key) && onSpot;
+      const el = sectionEl(h, v, section, spot ? { disabled: false, "data-at": key,
+        onclick: () => onSpot([x, y]) } : { "data-cell": key });
+      if (compare && compare[key] !== undefined && compare[key] !== section) el.classList.add("preview");
+      grid.append(placed(el, x, y));
+    }
+    for (const [x, y] of onSpot ? spots : []) {
+      const key = `${x},${y}`;
+      if (cells[key] !== undefined) continue;
+      grid.append(placed(h("button", { type: "button", class: "sh-sec spot", "data-at": key,
+        "aria-label": `play at ${key}`, onclick: () => onSpot([x, y]) }, "+"), x, y));
     }
     return h("div", { class: "sh-shoal" }, grid);
   }
@@ -157,7 +164,7 @@
     }), h("tr", { class: "total" }, h("td", {}, "Total"), h("td", { class: "pts" }, `${total} point${total === 1 ? "" : "s"}`)));
   }
 
-  function render(v, ctx, board, controls) {
+  function render(v, ctx, board, controls, camera) {
     const { h } = ctx;
     const s = v.state;
     // legal() lists each playable card with the offsets where it fits.
@@ -194,8 +201,8 @@
       parts.push(h("div", { class: "sh-hand" }, play.choices.card.map((id) =>
         drawCard(h, v, id, { onclick: () => { card = card === id ? null : id; ctx.rerender(); } }))));
     }
-    parts.push(...cameraPanel(h, ctx, v));
     window.TC.update(controls, parts);
+    window.TC.update(camera, cameraPanel(h, ctx, v));
   }
 
   // A choice of the form of every legal move: where a card goes as its cell's numbers.
