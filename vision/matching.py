@@ -33,6 +33,9 @@ STEP = 2
 SHIFTS_MM = (-4, -2, 0, 2, 4)
 FINE_MM = (-1, 0, 1)
 """Around the best of :data:`SHIFTS_MM`, the cell is matched again at these shifts."""
+FINE_FEW = 8
+"""Templates matched again at :data:`FINE_MM` in :func:`correlations`: those a cell
+correlates with best at :data:`SHIFTS_MM` (a cell is told apart from those only)."""
 
 QUANTUM = 1 / 255
 """One grey level of an 8-bit photo in paper-white units: the least noise there is."""
@@ -265,10 +268,11 @@ def channel_basis(ww: int, wh: int) -> np.ndarray:
     return out.reshape(q.shape[0] * 3, 9)
 
 
-def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
-               templates: Templates, shifts: tuple[int, ...]) -> np.ndarray:
-    """Correlation of each box (top-left ``corners_mm``, M x 2) at each shift (as
-    :func:`sample`) with each template (M*S x N), over the box's known samples only."""
+def _unit(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
+          templates: Templates, shifts: tuple[int, ...]) -> np.ndarray:
+    """Each box (top-left ``corners_mm``, M x 2) at each shift (as :func:`sample`) as
+    templates are compared: each channel's plane removed over its known samples, the
+    clipped ones left out, made a unit vector (M*S x D)."""
     box, inset = templates.box_mm, templates.inset_mm
     ww, wh = window(box, inset)
     samples = sample(small, corners_mm, box, inset, shifts, outside=0.0)
@@ -282,12 +286,25 @@ def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
         w = weight[some].astype(np.float32)
         fitted = deplane_weighted(samples[some], w, plane_basis(ww, wh)) * w[:, :, None]
         flat[some] = fitted.reshape(len(some), -1)
+    out: np.ndarray = flat / np.maximum(np.sqrt(np.einsum("ij,ij->i", flat, flat)), 1e-9)[:, None]
+    return out
+
+
+def _unit_templates(templates: Templates) -> np.ndarray:
+    """The templates as unit vectors (N x D; the bare mat's zero template stays zero).
+    A template's whole norm divides: what glare hides of a cell counts against it, so a
+    cell mostly clipped never correlates well by what little is left of it."""
     t = templates.features
-    # the template's whole norm: what glare hides counts against it, so a cell mostly
-    # clipped never correlates well by what little is left of it
-    t_norm = np.linalg.norm(t, axis=1)[None, :]
-    p_norm = np.sqrt(np.einsum("ij,ij->i", flat, flat))[:, None]
-    out: np.ndarray = (flat @ t.T) / np.maximum(p_norm * t_norm, 1e-9)
+    out: np.ndarray = t / np.maximum(np.linalg.norm(t, axis=1), 1e-9)[:, None]
+    return out
+
+
+def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
+               templates: Templates, shifts: tuple[int, ...]) -> np.ndarray:
+    """Correlation of each box (top-left ``corners_mm``, M x 2) at each shift (as
+    :func:`sample`) with each template (M*S x N), over the box's known samples only."""
+    out: np.ndarray = (_unit(small, known, corners_mm, templates, shifts)
+                       @ _unit_templates(templates).T)
     return out
 
 
@@ -303,30 +320,33 @@ def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     compared as one unit vector with the template's:
     plain normalised correlation, with no damping, so a faint pattern counts as much as a
     strong one. A zero template (the bare mat's) correlates 0 with everything. Shifts:
-    :data:`SHIFTS_MM` first, then :data:`FINE_MM` around the best of those; or, given
-    ``around`` (K x 2 mm, where another window found each box), only :data:`FINE_MM`
-    around that."""
+    :data:`SHIFTS_MM` first, then :data:`FINE_MM` around the best of those for the
+    :data:`FINE_FEW` templates that correlate best there (the others keep their best of
+    :data:`SHIFTS_MM`); or, given ``around`` (K x 2 mm, where another window found each
+    box), there and then :data:`FINE_MM` around it."""
     k = len(corners_mm)
     corners = np.asarray(corners_mm, float)
     shifts: tuple[int, ...] = SHIFTS_MM
     if around is not None:
         shifts, corners = (0,), corners + around
     coarse = np.array([(dx, dy) for dy in shifts for dx in shifts], float)
-    cube = _correlate(small, known, corners, templates, shifts).reshape(k, len(coarse), -1)
+    t = _unit_templates(templates)
+    cube = (_unit(small, known, corners, templates, shifts) @ t.T).reshape(k, len(coarse), -1)
     best = cube.argmax(1)
     ncc = np.take_along_axis(cube, best[:, None, :], 1)[:, 0, :]
-    first = coarse[best[np.arange(k), ncc.argmax(1)]]
+    few = np.argsort(-ncc, 1)[:, :FINE_FEW]  # the best first
+    first = coarse[best[np.arange(k), few[:, 0]]]
     fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM], float)
-    centres = corners + first
-    near_cube = _correlate(small, known, centres, templates, FINE_MM).reshape(k, len(fine), -1)
-    near_best = near_cube.argmax(1)
-    near = np.take_along_axis(near_cube, near_best[:, None, :], 1)[:, 0, :]
-    top = ncc.argmax(1)
-    moved_top = near[np.arange(k), top] > ncc[np.arange(k), top]
-    shift = first + np.where(moved_top[:, None], fine[near_best[np.arange(k), top]], 0.0)
+    near_rows = _unit(small, known, corners + first, templates, FINE_MM).reshape(k, len(fine), -1)
+    near_cube = np.matmul(near_rows, t[few].transpose(0, 2, 1))  # K x fine x FINE_FEW
+    near = near_cube.max(1)
+    moved_top = near[:, 0] > ncc[np.arange(k), few[:, 0]]
+    shift = first + np.where(moved_top[:, None], fine[near_cube[:, :, 0].argmax(1)], 0.0)
     if around is not None:
         shift = shift + around
-    return np.maximum(ncc, near), shift
+    out = ncc.copy()
+    np.put_along_axis(out, few, np.maximum(np.take_along_axis(ncc, few, 1), near), 1)
+    return out, shift
 
 
 def veil(small: np.ndarray, corners_mm: np.ndarray, templates: Templates,

@@ -6,8 +6,9 @@ the top down, by card, not by pixel colour:
 
 1. Find the mat (:mod:`vision.mat`) and, in it, the card that matches one of the deck's
    card images best as a whole (mean-removed normalised correlation of the whole card,
-   ``cv2.matchTemplate`` over the mat at 2 mm a pixel, in grey): the top card. It fixes the
-   section lattice, since every card lies a whole number of sections from it.
+   ``cv2.matchTemplate`` over the mat in grey, every card at 4 mm a pixel and the best
+   few again at 2 mm): the top card. It fixes the section lattice, since every card lies
+   a whole number of sections from it.
 2. Correlate every lattice cell with every section of every card image (one matrix
    product, :func:`vision.matching.correlations`: gain, offset and tilt of the light
    removed per channel, clipped pixels left out, a few millimetres of slack, and two

@@ -3,6 +3,7 @@ offset and tilt, and clipped pixels left out."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision import matching
@@ -42,6 +43,24 @@ def test_a_template_under_any_gain_offset_and_tilt_correlates_fully() -> None:
     ncc, shift = matching.correlations(img, known, np.array([(38.0, 32.0)]), t)
     assert ncc[0].argmax() == 2 and ncc[0, 2] > 0.999
     assert tuple(shift[0]) == (2.0, -2.0)
+
+
+def test_a_shift_between_the_coarse_steps_is_found_by_the_fine_search() -> None:
+    """A box 3 mm right and 1 mm up of where it should be: off the 2 mm steps, so only
+    the 1 mm search around the best of them (for the best few templates) finds it."""
+    rng = np.random.default_rng(6)
+    img = cv2.GaussianBlur(rng.random((120, 160, 3)).astype(np.float32), (0, 0), 2.0)
+    ww, wh = matching.window(BOX_MM, INSET_MM)
+    q = matching.plane_basis(ww, wh)
+    at = np.array([(41.0, 31.0)])
+    others = _templates(rng)
+    mine = matching.deplane(matching.sample(img, at, BOX_MM, INSET_MM, (0,)), q)
+    t = Templates(("mine", *others.labels), np.vstack([mine.reshape(1, -1), others.features]),
+                  BOX_MM, INSET_MM, np.zeros(6), np.zeros((6, 3)), 0.0)
+    known = np.ones(img.shape[:2], np.float32)
+    ncc, shift = matching.correlations(img, known, at - (3.0, -1.0), t)
+    assert ncc[0].argmax() == 0 and ncc[0, 0] > 0.999
+    assert tuple(shift[0]) == (3.0, -1.0)
 
 
 def test_a_clipped_sample_is_left_out_not_read_as_bright() -> None:
