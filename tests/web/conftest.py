@@ -168,11 +168,24 @@ def touch_page(new_browser: Callable[..., Any], size: str) -> Any:
     return new_browser(DEVICES[size], has_touch=True, is_mobile=size == "phone").new_page()
 
 
+# The page leaves parts off the screen undrawn until they come near it (CSS
+# content-visibility: auto); a whole-page picture shows them drawn.
+DRAW_ALL = """(on) => {
+  if (on) {
+    window.__undrawn = [...document.querySelectorAll("*")].filter(
+      (el) => getComputedStyle(el).contentVisibility === "auto");
+  }
+  for (const el of window.__undrawn || []) el.style.contentVisibility = on ? "visible" : "";
+}"""
+
+
 def screenshot(page: Any, name: str) -> Path:
-    """Save a screenshot under artifacts/ (kept by CI, ignored by git)."""
+    """Save a screenshot of the whole page under artifacts/ (kept by CI, ignored by git)."""
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{re.sub(r'[^a-z0-9-]+', '-', name.lower())}.png"
+    page.evaluate(DRAW_ALL, True)
     page.screenshot(path=str(path), full_page=True)
+    page.evaluate(DRAW_ALL, False)
     return path
 
 

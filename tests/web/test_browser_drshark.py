@@ -214,6 +214,7 @@ def test_every_move_form_offers_each_look_of_clue_once(server: Server,
         enter_pin(page)
         page.click("#all-moves summary")
         select = page.locator('form.legal[data-type="draw"] select[data-field="clue"]')
+        select.locator("option").first.wait_for(state="attached")   # drawn on the toggle
         said = select.locator("option").all_inner_texts()
         assert len(said) == len(set(said)) == len(looks) < len(view["state"]["bag"])
         assert any(text.endswith("\u00d73") for text in said), said

@@ -518,13 +518,6 @@ window.GamePage = (function () {
       update(board, h("pre", { class: "state" }, JSON.stringify(v.state, null, 1)));
       document.getElementById("all-moves").open = true;
     }
-    // What the browser scrolls to (a focused control, a tap error) stops below the pinned
-    // status, not under it (measured once drawn: the layout is the one the frame needs).
-    const status = document.getElementById("status");
-    const padding = `${status.offsetHeight + 8}px`;
-    if (document.documentElement.style.scrollPaddingTop !== padding) {
-      document.documentElement.style.scrollPaddingTop = padding;
-    }
     // The page's first drawing is the turn, the board and the controls: the scores, the
     // chart and the log (below them on a phone) follow once the browser is idle.
     if (sideDrawn) renderSide(v);
@@ -571,6 +564,16 @@ window.GamePage = (function () {
     browserTimer: app.dataset.browserTimer === "yes", rerender: () => view && render() };
 
   function start() {
+    // What the browser scrolls to (a focused control, a tap error) stops below the pinned
+    // status, not under it. Measured when the status changes size, after the frame's
+    // layout: reading it in render() made the browser lay out the page in the script.
+    const status = document.getElementById("status");
+    new ResizeObserver(() => {
+      const padding = `${status.offsetHeight + 8}px`;
+      if (document.documentElement.style.scrollPaddingTop !== padding) {
+        document.documentElement.style.scrollPaddingTop = padding;
+      }
+    }).observe(status);
     document.getElementById("undo").addEventListener("click", undo);
     document.getElementById("redo").addEventListener("click", redo);
     document.getElementById("log-more").addEventListener("click", () => {
