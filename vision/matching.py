@@ -330,15 +330,15 @@ def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     if around is not None:
         shifts, corners = (0,), corners + around
     coarse = np.array([(dx, dy) for dy in shifts for dx in shifts], float)
-    t = _unit_templates(templates)
-    cube = (_unit(small, known, corners, templates, shifts) @ t.T).reshape(k, len(coarse), -1)
+    cube = _correlate(small, known, corners, templates, shifts).reshape(k, len(coarse), -1)
     best = cube.argmax(1)
     ncc = np.take_along_axis(cube, best[:, None, :], 1)[:, 0, :]
     few = np.argsort(-ncc, 1)[:, :FINE_FEW]  # the best first
     first = coarse[best[np.arange(k), few[:, 0]]]
     fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM], float)
     near_rows = _unit(small, known, corners + first, templates, FINE_MM).reshape(k, len(fine), -1)
-    near_cube = np.matmul(near_rows, t[few].transpose(0, 2, 1))  # K x fine x FINE_FEW
+    picked = _unit_templates(templates)[few]  # K x FINE_FEW x D
+    near_cube = np.matmul(near_rows, picked.transpose(0, 2, 1))  # K x fine x FINE_FEW
     near = near_cube.max(1)
     moved_top = near[:, 0] > ncc[np.arange(k), few[:, 0]]
     shift = first + np.where(moved_top[:, None], fine[near_cube[:, :, 0].argmax(1)], 0.0)
