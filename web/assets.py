@@ -102,12 +102,8 @@ def asset(digest: str, name: str) -> Response:
         res.headers["Content-Encoding"] = "gzip"
     res.vary.add("Accept-Encoding")
     res.set_etag(made.digest, weak=packed)
-    res.cache_control.public = True
-    if digest == made.digest:
-        res.cache_control.max_age = YEAR
-        res.cache_control.immutable = True
-    else:
-        res.cache_control.no_cache = True
+    res.headers["Cache-Control"] = (f"public, max-age={YEAR}, immutable"
+                                    if digest == made.digest else "public, no-cache")
     res.make_conditional(request)      # a 304 when the browser has this content
     return res
 
