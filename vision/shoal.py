@@ -173,7 +173,7 @@ class ShoalReader:
         sections = outshone(sections, (split + top_score) / 2,
                             np.array(self.templates.labels[1:]), plain)
         stop = (bare + top_score) / 2
-        found = peel(cells, sections, stop, bare)
+        found = peel(cells, sections, stop, bare, plain)
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")
@@ -420,7 +420,8 @@ def doubts(cells: list[Cell], found: dict[Cell, int], sections: np.ndarray, spli
         near.update(new)
 
 
-def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float) -> dict[Cell, int]:
+def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,
+         plain: np.ndarray | None = None) -> dict[Cell, int]:
     """The visible section template of each covered cell, peeling cards top-down.
 
     ``sections`` (cells x 4N) correlates each cell with section q of card n at column
@@ -429,7 +430,12 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float) -> d
     card above hides); a section that is not one of ``cells`` (off the mat, in its edge
     band, on a marker, or too far from the shoal to be matched) is not seen and scores
     ``bare``, so the edge of a card beside the mat's edge is no card. The best at or
-    below ``stop`` ends the peeling (cells that count for no card score ``stop``)."""
+    below ``stop`` ends the peeling (cells that count for no card score ``stop``).
+
+    A plain section (``plain``, 4N: no fish, so it correlates by its edges and frame
+    only) at a cell that some section with fish matches better, and above ``stop``, is
+    taken as hidden by a card above: the card is scored with it, as every card is, but
+    does not explain it; the card whose fish show there does."""
     index = {c: k for k, c in enumerate(cells)}
     n_cards = sections.shape[1] // 4
     places = sorted({(i - dx, j - dy) for i, j in cells for dx, dy in QUADRANTS})
@@ -437,9 +443,15 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float) -> d
                       for a, b in places])  # places x 4
     on_mat = where >= 0
     columns = np.arange(n_cards)[None, None, :] * 4 + np.arange(4)[None, :, None]
-    gathered = sections[np.maximum(where, 0)[:, :, None], columns]  # places x 4 x cards
+    at = np.maximum(where, 0)[:, :, None]
+    gathered = sections[at, columns]  # places x 4 x cards
+    hidden = np.zeros(gathered.shape, bool)
+    if plain is not None and (~plain).any():
+        fish = np.where(plain[None, :], -np.inf, sections).max(1)  # best fish, per cell
+        hidden = plain[columns] & (fish[at] > np.maximum(gathered, stop))
     off = (~on_mat).sum(1)[:, None]  # sections not seen: they count as bare mat scores
     explained = np.zeros(len(cells), bool)
+    spent = np.zeros(gathered.shape[::2], bool)  # places x cards that explain nothing more
     found: dict[Cell, int] = {}
     while True:
         visible = on_mat & ~explained[np.maximum(where, 0)]
@@ -448,11 +460,13 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float) -> d
             break
         mean = (((gathered * visible[:, :, None]).sum(1) + bare * off)
                 / np.maximum(count[:, None] + off, 1))
-        score = np.where(count[:, None] > 0, mean - FEWER * (4 - count[:, None] - off), -np.inf)
+        score = np.where((count[:, None] > 0) & ~spent,
+                         mean - FEWER * (4 - count[:, None] - off), -np.inf)
         place, card = np.unravel_index(int(score.argmax()), score.shape)
         if score[place, card] <= stop:
             break
-        for q in np.flatnonzero(visible[place]):
+        spent[place, card] = True
+        for q in np.flatnonzero(visible[place] & ~hidden[place, :, card]):
             k = int(where[place, q])
             explained[k] = True
             found[cells[k]] = int(card) * 4 + int(q)

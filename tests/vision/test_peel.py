@@ -53,6 +53,29 @@ def test_a_section_outshone_at_its_cell_puts_the_card_on_top_first() -> None:
                      (1, 2): 7}
 
 
+def test_a_plain_section_that_fish_match_better_is_left_to_the_card_showing_them() -> None:
+    # top: card 2 at (1, 0) and card 3 at (0, 2); under them card 1 at (1, 1) shows only
+    # its bottom-right fish (column 7) at (2, 2), where card 0 at (2, 2), under card 1,
+    # has a plain section (column 0). The fish match (2, 2) better than the plain
+    # section's frame does, but card 0 as a whole outscores card 1's lone section (as on
+    # a Blender photo)
+    cells = [(i, j) for j in range(4) for i in range(4)]
+    shows = {(1, 0): 8, (2, 0): 9, (1, 1): 10, (2, 1): 11,
+             (0, 2): 12, (1, 2): 13, (0, 3): 14, (1, 3): 15, (3, 2): 1, (2, 3): 2, (3, 3): 3}
+    corr = np.full((len(cells), 16), 0.3)
+    for cell, column in shows.items():
+        corr[cells.index(cell), column] = 0.9
+    corr[cells.index((2, 2)), 0] = 0.62
+    corr[cells.index((2, 2)), 7] = 0.7
+    plain = np.zeros(16, bool)
+    plain[0] = True
+    assert shoal.peel(cells, corr, stop=0.6, bare=0.3)[(2, 2)] == 0  # without: plain
+    assert shoal.peel(cells, corr, stop=0.6, bare=0.3, plain=plain) == {**shows, (2, 2): 7}
+    # fish no better than a card must be (the stop) do not hide a plain section
+    corr[cells.index((2, 2)), 7] = 0.6
+    assert shoal.peel(cells, corr, stop=0.6, bare=0.3, plain=plain)[(2, 2)] == 0
+
+
 def test_bare_mat_is_left_out_and_the_stop_is_what_ends_the_peel() -> None:
     shows = {(0, 1): 8, (1, 1): 9, (0, 2): 10, (1, 2): 11}
     assert shoal.peel(CELLS, table(shows), stop=0.6, bare=0.3) == shows
