@@ -71,6 +71,10 @@ that matches a section are not matched (a plain section's own edge and frame mat
 in the window that takes them in): every card covers one of the shoal's sections, so the
 shoal is one piece, and two cards' width of bare mat around it ends it."""
 
+HIDDEN = 0.5
+"""A cell beside the shoal of which less than this share is seen (the rest clipped) is
+hidden by glare (:func:`hidden`): more of a card there is unknown than known."""
+
 NEAR = 6
 """Bare cells nearest a cell whose colour is the mat's there (:func:`mat_coloured`)."""
 
@@ -197,12 +201,19 @@ class ShoalReader:
             reading.candidates[name] = options
             reading.boxes_mm[name] = boxes[k]
             reading.veil[name] = max(0.0, float(veils[k]))
-        for c in doubts(cells, found, sections, split, plain):
+        doubtful = doubts(cells, found, sections, split, plain)
+        for c in doubtful:
             k = index[c]
             name = f"{c[0] - x_min},{c[1] - y_min}"
             reading.doubtful[name] = calibration.posterior(
                 1.0 - sections[k], labels, density, {templates.NO_CARD: 1.0 - stop})
             reading.boxes_mm[name] = self._box(corners[k] + shift[k])
+        seen = matching.sample(known, corners + shift, self.templates.box_mm,
+                               self.templates.inset_mm, (0,), outside=1.0).mean(1)
+        for c in hidden(cells, seen, set(found) | set(doubtful)):
+            name = f"{c[0] - x_min},{c[1] - y_min}"
+            reading.hidden.append(name)
+            reading.boxes_mm[name] = self._box(corners[index[c]] + shift[index[c]])
         return reading
 
     def _correlate(self, small: np.ndarray, known: np.ndarray, corners: np.ndarray
@@ -418,6 +429,16 @@ def doubts(cells: list[Cell], found: dict[Cell, int], sections: np.ndarray, spli
             return sorted(out, key=lambda c: (c[1], c[0]))
         out += new
         near.update(new)
+
+
+def hidden(cells: list[Cell], seen: np.ndarray, shoal: set[Cell]) -> list[Cell]:
+    """The cells beside the ``shoal`` (the 8 neighbours of its cells, not in it) that
+    glare hides: less than :data:`HIDDEN` of them seen (``seen``, per cell, the share of
+    its samples not clipped). A card that lay there, under the glare, would not be read;
+    every card touches the shoal, so none lies further out."""
+    out = [c for k, c in enumerate(cells) if c not in shoal and seen[k] < HIDDEN
+           and any((c[0] + dx, c[1] + dy) in shoal for dx in (-1, 0, 1) for dy in (-1, 0, 1))]
+    return sorted(out, key=lambda c: (c[1], c[0]))
 
 
 def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,

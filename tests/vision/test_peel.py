@@ -76,6 +76,18 @@ def test_a_plain_section_that_fish_match_better_is_left_to_the_card_showing_them
     assert shoal.peel(cells, corr, stop=0.6, bare=0.3, plain=plain)[(2, 2)] == 0
 
 
+def test_cells_beside_the_shoal_mostly_clipped_are_hidden() -> None:
+    # the shoal is (1, 1) and (2, 1); glare clips (0, 0) and (3, 2) beside it, and (3, 0)
+    # a little; (0, 2) is clipped too but lies two cells from the shoal
+    seen = np.ones(len(CELLS))
+    for cell, share in {(0, 0): 0.2, (3, 2): 0.45, (3, 0): 0.8, (1, 1): 0.1}.items():
+        seen[CELLS.index(cell)] = share
+    cells = [c for c in CELLS if c != (0, 2)] + [(-1, 2)]
+    seen = np.append(np.delete(seen, CELLS.index((0, 2))), 0.0)
+    assert shoal.hidden(cells, seen, {(1, 1), (2, 1)}) == [(0, 0), (3, 2)]
+    assert shoal.hidden(cells, np.ones(len(cells)), {(1, 1), (2, 1)}) == []
+
+
 def test_bare_mat_is_left_out_and_the_stop_is_what_ends_the_peel() -> None:
     shows = {(0, 1): 8, (1, 1): 9, (0, 2): 10, (1, 2): 11}
     assert shoal.peel(CELLS, table(shows), stop=0.6, bare=0.3) == shows
