@@ -55,7 +55,8 @@ class Reading:
     could be, ``no-card`` among them, most likely first. Not in ``cells``; unsure."""
     hidden: list[str] = field(default_factory=list)
     """Cells beside the layout that glare hides (Shoal: more than half clipped): a card
-    there would not be read. Not in ``cells``; the photo is worth taking again."""
+    there would not be read. Not in ``cells``; if a card lies there, the photo is worth
+    taking again (on an overexposed mat the bare paper clips too, with no card hidden)."""
 
     def retake(self) -> str | None:
         """What to tell the players when glare hides cells beside the layout."""
@@ -64,8 +65,8 @@ class Reading:
         n = len(self.hidden)
         names = ", ".join(self.hidden[:4]) + (f" and {n - 4} more" if n > 4 else "")
         return (f"Glare hides {n} cell{'' if n == 1 else 's'} beside the layout ({names}; "
-                "outlined in magenta on the photo): a card there is not read. Move the lamp "
-                "or tilt the camera, then take the photo again.")
+                "outlined in magenta on the photo): a card lying there would not be read. "
+                "If one does, move the lamp or tilt the camera, then take the photo again.")
 
     def unsure(self) -> list[str]:
         """The cells read with less confidence than :data:`vision.calibration.UNSURE`,

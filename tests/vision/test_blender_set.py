@@ -113,7 +113,7 @@ def test_a_card_the_glare_hides_is_named_and_the_photo_is_to_be_taken_again(
     assert main(["vision", "read", "shoal", str(SET / shot["file"]), "--deck",
                  str(table / "deck"), "--mat", str(table / "mat.json")]) == 0
     assert capsys.readouterr().out.rstrip().endswith(
-        "Move the lamp or tilt the camera, then take the photo again.")
+        "If one does, move the lamp or tilt the camera, then take the photo again.")
 
 
 SHOAL_NOW = (0.12, 0.06, 0.03)
