@@ -32,6 +32,8 @@ import random
 import statistics
 import sys
 import tempfile
+import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -48,10 +50,15 @@ GAMES = {"shark": (["Ann", "Ben", "Cid", "Dan"], {}),
 
 # Marks the page's first drawing (the turn and the board), the whole page (the log too)
 # and, after a tap, the log showing the new action (each followed by the next frame, so
-# layout and paint are counted).
+# layout and paint are counted). Each mark is also said on the console, which is how the
+# benchmark waits for it: Playwright's waiting for a condition would run its own script
+# in the page at every frame (tens of ms on the slowed page, in the middle of the drawing).
 PROBE = """
 (() => {
-  const painted = (name) => requestAnimationFrame(() => setTimeout(() => performance.mark(name)));
+  const painted = (name) => requestAnimationFrame(() => setTimeout(() => {
+    performance.mark(name);
+    console.debug(name);
+  }));
   window.__taps = [];
   window.__nodes = [];      // per tap: the elements made or taken away, the tap to its update
   let nodes = 0;
@@ -80,13 +87,33 @@ PROBE = """
       const down = window.__down;
       window.__down = 0;
       window.__nodes.push(nodes);
-      requestAnimationFrame(() => setTimeout(() => window.__taps.push(performance.now() - down)));
+      requestAnimationFrame(() => setTimeout(() => {
+        window.__taps.push(performance.now() - down);
+        console.debug("tc-tapped");
+      }));
     }
     window.__seq = seq;
     if (!window.__down) nodes = 0;
   }).observe(document, { subtree: true, childList: true, characterData: true });
 })();
 """
+
+
+class Heard:
+    """The marks the page said on its console (``PROBE``), counted as they come: waiting
+    for one runs nothing in the page."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.said: Counter[str] = Counter()
+        page.on("console", lambda message: self.said.update([message.text]))
+
+    def wait(self, mark: str, count: int = 1, timeout: float = 60.0) -> None:
+        end = time.monotonic() + timeout
+        while self.said[mark] < count:
+            if time.monotonic() > end:
+                raise TimeoutError(f"the page did not reach {mark} in {timeout:.0f} s")
+            self.page.wait_for_timeout(20)      # Playwright's own timer, not the page's
 
 
 def play_deep(client: Client, game: str, actions: int, rnd: random.Random) -> int:
@@ -182,13 +209,12 @@ def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
                        len(f"event: {e['eventName']}\nid: {e['eventId']}\n".encode())
                        + len(e["data"].encode()) + 8 * (e["data"].count("\n") + 1))
                    if e["eventName"] == "change" else None)
+            heard = Heard(page)
             page.goto(f"{server.url}/games/{sid}")
-            page.wait_for_function("performance.getEntriesByName('tc-drawn').length > 0",
-                                   timeout=60_000)
+            heard.wait("tc-drawn")
+            heard.wait("tc-whole")
             page.wait_for_selector("#live.on", timeout=60_000)
             page.wait_for_timeout(1500)
-            page.wait_for_function("performance.getEntriesByName('tc-whole').length > 0",
-                                   timeout=60_000)
             if i:       # the first open warms the server's caches, like a table's first
                 out["draw"].append(page.evaluate(
                     "performance.getEntriesByName('tc-drawn')[0].startTime"))
@@ -206,10 +232,10 @@ def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
                     plan = taps_for(view, rnd)
                     if not plan:
                         break
-                    before = page.evaluate("window.__taps.length")
+                    before = heard.said["tc-tapped"]
                     for selector in plan:
                         page.locator(selector).first.tap(timeout=30_000)
-                    page.wait_for_function(f"window.__taps.length > {before}", timeout=30_000)
+                    heard.wait("tc-tapped", before + 1, timeout=30.0)
                     page.wait_for_timeout(300)
                 out["tap"] = page.evaluate("window.__taps")
                 out["changed"] = page.evaluate("window.__nodes")

@@ -10,7 +10,7 @@ per phase the wall time, the main thread's busy time by kind (wall ms, thread ms
 CPU it really used), the largest single events, and the requests with their times.
 
     python benchmarks/page_trace.py [--games shoal] [--opens 2] [--taps 3] [--save DIR]
-    python benchmarks/page_trace.py --profile --opens 0    # the taps' script functions
+    python benchmarks/page_trace.py --profile    # the opens' and taps' script functions
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.page_speed import GAMES, play_deep, taps_for
+from benchmarks.page_speed import GAMES, Heard, play_deep, taps_for
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, PIN, Server
 from tests.web.scripted import Client
 
@@ -50,7 +50,8 @@ KINDS = {
 }
 KIND_OF = {name: kind for kind, names in KINDS.items() for name in names}
 
-# Marks: the tap's finger down and the page showing its action; the open's first drawing.
+# Marks: the tap's finger down and the page showing its action; the open's first drawing
+# (said on the console too: the benchmark waits by listening, see page_speed.Heard).
 PROBE = """
 (() => {
   document.addEventListener("pointerdown", () => performance.mark("tc-down"), true);
@@ -60,14 +61,17 @@ PROBE = """
     const loading = !turn || turn.textContent === "Loading\\u2026";
     if (!window.__drawn && !loading && board && board.firstChild) {
       window.__drawn = true;
-      requestAnimationFrame(() => setTimeout(() => performance.mark("tc-drawn")));
+      requestAnimationFrame(() => setTimeout(() => {
+        performance.mark("tc-drawn");
+        console.debug("tc-drawn");
+      }));
     }
     const top = document.querySelector("#log li");
     const seq = top ? Number(top.value) : 0;
     if (window.__seq !== undefined && seq > window.__seq) {
       requestAnimationFrame(() => setTimeout(() => {
         performance.mark("tc-tapped");
-        window.__tapped = (window.__tapped || 0) + 1;
+        console.debug("tc-tapped");
       }));
     }
     window.__seq = seq;
@@ -201,15 +205,17 @@ def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
             cdp.send("Network.enable")
             cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+            heard = Heard(page)
 
-            def open_page(page: Any = page) -> None:
+            def open_page(page: Any = page, heard: Heard = heard) -> None:
                 page.goto(f"{server.url}/games/{sid}")
-                page.wait_for_function("performance.getEntriesByName('tc-drawn').length",
-                                       timeout=60_000)
+                heard.wait("tc-drawn")
                 page.wait_for_selector("#live.on", timeout=60_000)
 
             if i == 0:
                 open_page()
+            elif profile:
+                out["opens"].append({"functions": profiled(cdp, open_page)})
             else:
                 events = trace(browser, page, open_page, save, f"{game}-open-{i}")
                 nav = [e["ts"] for e in events if e.get("name") in (
@@ -228,12 +234,12 @@ def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
                     for selector in plan[:-1]:
                         page.locator(selector).first.tap(timeout=30_000)
                     page.wait_for_timeout(400)
-                    done = page.evaluate("window.__tapped || 0")
+                    done = heard.said["tc-tapped"]
 
-                    def tap(page: Any = page, selector: str = plan[-1], done: int = done) -> None:
+                    def tap(page: Any = page, selector: str = plan[-1], done: int = done,
+                            heard: Heard = heard) -> None:
                         page.locator(selector).first.tap(timeout=30_000)
-                        page.wait_for_function(f"(window.__tapped || 0) > {done}",
-                                               timeout=30_000)
+                        heard.wait("tc-tapped", done + 1, timeout=30.0)
                         page.wait_for_timeout(300)
 
                     if profile:     # the functions instead of the trace
@@ -250,7 +256,9 @@ def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
     for phase in ("opens", "taps"):
         runs = out[phase]
         if runs:
-            out[f"{phase}_median_wall_ms"] = round(statistics.median(r["wall_ms"] for r in runs))
+            walls = [r["wall_ms"] for r in runs if "wall_ms" in r]
+            if walls:
+                out[f"{phase}_median_wall_ms"] = round(statistics.median(walls))
     return out
 
 
@@ -263,7 +271,8 @@ def main() -> None:
     ap.add_argument("--games", nargs="*", default=list(GAMES))
     ap.add_argument("--save", type=Path, help="keep each raw trace here (Perfetto opens them)")
     ap.add_argument("--profile", action="store_true",
-                    help="the taps' script functions by their own time, not the trace")
+                    help="the opens' and taps' script functions by their own time, "
+                         "not the trace")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 

@@ -12,8 +12,10 @@ brighter it is than a picture can be (a veil of glare, whose colour is not the l
 :meth:`PooDiversReader._read`), and a card partly clipped by glare is read from what
 shows and is that much less sure (:func:`vision.calibration.posterior`). A card is an
 object by looking like none of the faces only once a glare halo on it is allowed for
-(:func:`without_halo`): a blank beside a lamp's reflection is a blank. Build a
-:class:`PooDiversReader` once per faces file, mat and layout.
+(:func:`without_halo`): a blank beside a lamp's reflection is a blank. A card whose
+colour fits its face only at more contrast than the photo's clearest cards show
+(:func:`bounded_misfit`: a brown card as a blank's faint tint stretched fivefold) is
+asked about. Build a :class:`PooDiversReader` once per faces file, mat and layout.
 """
 
 from __future__ import annotations
@@ -58,14 +60,15 @@ def object_margin(templates: templates.Templates, margins: calibration.Margins,
 
 
 def card_colours(means: np.ndarray, pattern: np.ndarray, templates: templates.Templates,
-                 unlike: float, noise: float) -> tuple[np.ndarray, float] | None:
+                 unlike: float, noise: float) -> tuple[np.ndarray, float, float] | None:
     """The colour cast (3, gains of mean 1) left in the photo once its light is divided
-    out, and how far a card's colour strays from its picture's (per channel,
-    paper-white units), as the cards told by their pattern alone show them (their
-    nearest patterned picture by ``pattern``, the distances without colour, within the
-    object margin): each has that picture's colour, darkened or brightened and veiled
-    (``seen = a * cast * shown + b``, a and b its own); the cast fits them all best.
-    ``None`` with fewer than three such cards."""
+    out, how far a card's colour strays from its picture's (per channel, paper-white
+    units), and the most contrast a card shows (:func:`bounded_misfit`), as the cards
+    told by their pattern alone show them (their nearest patterned picture by
+    ``pattern``, the distances without colour, within the object margin): each has that
+    picture's colour, darkened or brightened and veiled (``seen = a * cast * shown +
+    b``, a and b its own); the cast fits them all best. ``None`` with fewer than three
+    such cards."""
     patterned = (templates.features ** 2).mean(1) > 9 * noise ** 2 + templates.wear
     if not patterned.any():
         return None
@@ -86,7 +89,29 @@ def card_colours(means: np.ndarray, pattern: np.ndarray, templates: templates.Te
         cast = cast / cast.mean()
     misfit = matching.colour_misfit(means[sure] / cast, templates, np.ones(3, np.float32))
     own = misfit[np.arange(int(sure.sum())), best[sure]]
-    return cast, float(np.sqrt(np.median(own) / 3))
+    # a card's contrast: its gain over the gain that would leave it no veil (1 - b / seen)
+    contrast = 1.0 - b[:, 0] / np.maximum(seen.mean(1), 1e-3)
+    return cast, float(np.sqrt(np.median(own) / 3)), max(1.0, float(contrast.max()))
+
+
+def bounded_misfit(means: np.ndarray, templates: templates.Templates, mat: np.ndarray,
+                   contrast: float) -> np.ndarray:
+    """:func:`vision.matching.colour_misfit` with the gain held to what light can do:
+    never below 0, and never more than ``contrast`` times the gain that leaves no veil
+    (a veil only adds light; more contrast than the photo's clearest cards show is none
+    of the light's). Without the bound a near-white picture (a blank's faint tint) is
+    stretched to any colour along its tint: a brown card would be a blank seen at five
+    times its contrast under a veil of minus four paper whites."""
+    t = np.where(np.isnan(templates.means), mat[None, :], templates.means).astype(np.float64)
+    tc = t - t.mean(1, keepdims=True)
+    seen = means.astype(np.float64)
+    mc = seen - seen.mean(1, keepdims=True)
+    tt = (tc * tc).sum(1)[None, :]
+    gain = (mc @ tc.T) / np.maximum(tt, 1e-12)
+    most = contrast * seen.mean(1)[:, None] / np.maximum(t.mean(1)[None, :], 1e-3)
+    gain = np.clip(gain, 0.0, most)
+    out: np.ndarray = ((mc * mc).sum(1)[:, None] - 2 * gain * (mc @ tc.T) + gain * gain * tt)
+    return np.maximum(out, 0.0)
 
 
 def faces_apart(dist: np.ndarray, labels: tuple[str, ...], unlike: float
@@ -192,18 +217,21 @@ class PooDiversReader:
         misfit = matching.colour_misfit(means, templates, light.mat)
         pattern = dist - misfit / (3 * (matching.FLOOR * colour_noise) ** 2)
         colours = card_colours(means, pattern, templates, unlike, noise)
-        spread = colour_noise
+        spread, bounded = colour_noise, misfit
         if colours is not None:
             # colours compared at the spread the cards show, with the cast they show
             # taken out or, that cast being an estimate, as photographed
-            cast, shown = colours
+            cast, shown, contrast = colours
             misfit = np.minimum(misfit, matching.colour_misfit(means / cast, templates,
                                                                light.mat))
+            bounded = np.minimum(bounded_misfit(means, templates, light.mat, contrast),
+                                 bounded_misfit(means / cast, templates, light.mat, contrast))
             spread = max(colour_noise, shown)
         # a card brighter than its picture can be is veiled, by light whose colour is
         # unknown: its colour says that much less
         excess = np.maximum(means.mean(1)[:, None] - templates.means.mean(1)[None, :], 0.0)
-        dist = pattern + misfit / (3 * ((matching.FLOOR * spread) ** 2 + excess ** 2))
+        scale = 3 * ((matching.FLOOR * spread) ** 2 + excess ** 2)
+        dist, dist_b = pattern + misfit / scale, pattern + bounded / scale
         density = calibration.photo_density(dist, self.margins.worn)
         unlike = object_margin(templates, self.margins, float(np.exp(density[0])),
                                (density[1], density[3]))
@@ -221,7 +249,12 @@ class PooDiversReader:
             plain = without_halo(small, (corners + shift)[absent], templates, noise,
                                  halos(templates, min(cw, ch), whites))
             dist[absent] = np.minimum(dist[absent], plain + (dist - pattern)[absent])
+            dist_b[absent] = np.minimum(dist_b[absent], plain + (dist_b - pattern)[absent])
             values, nearest = faces_apart(dist, templates.labels, unlike)
+        # a card whose colour fits its face only at more contrast than light gives (the
+        # bounded fit) is asked about: read by the free fit (a near-white card's tint is
+        # the camera's as much as the print's), as sure as the less sure of the two
+        _, nearest_b = faces_apart(dist_b, templates.labels, unlike)
         box, inset = templates.box_mm, templates.inset_mm
         # the share of each card seen (not clipped): what its distances were measured on
         seen = (matching.sample(known, corners + shift, box, inset, (0,), outside=1.0)
@@ -229,12 +262,14 @@ class PooDiversReader:
         reading = Reading("poodivers", {}, {}, view=view)
         for k, (c, r) in enumerate(cells):
             options = calibration.posterior(nearest[k], values, density, seen=float(seen[k]))
+            strict = calibration.posterior(nearest_b[k], values, density, seen=float(seen[k]))
             label = values[int(nearest[k].argmin())]
             name = str(Cell(c, r))
             dx, dy = shift[k]
             reading.cells[name] = label
-            reading.confidence[name] = options.get(label, 0.0)
-            reading.candidates[name] = options
+            reading.confidence[name] = min(options[label], strict[label])
+            both = {v: (options[v] + strict[v]) / 2 for v in values}
+            reading.candidates[name] = dict(sorted(both.items(), key=lambda kv: -kv[1]))
             ox, oy = mat.origin_mm
             reading.boxes_mm[name] = (ox + x0 + c * pitch_x + dx, oy + y0 + r * pitch_y + dy,
                                       cw, ch)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import socket
-from pathlib import Path
 from typing import Any
 
 import segno
@@ -21,13 +20,6 @@ from web.errors import ApiError
 bp = Blueprint("pages", __name__)
 
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1", "[::1]")
-
-
-def page_script(name: str) -> str | None:
-    """The game's page script ``static/games/<name>.js``, if it has one (a game of the
-    registry without one gets the common page only)."""
-    folder = Path(current_app.static_folder or "") / "games"
-    return name if (folder / f"{name}.js").is_file() else None
 
 
 def lan_address() -> str:
@@ -95,7 +87,7 @@ def game_page(session_id: int) -> str:
     # second trip to the table for the JSON.
     return render_template("game.html", session_id=session_id, game=name,
                            title=game_session.game.title, players=game_session.players,
-                           script=page_script(name), view=games_api.view(game_session),
+                           view=games_api.view(game_session),
                            words=game_session.game.words(),
                            browser_timer=current_app.config.get("TIMER_SPEC") == "browser",
                            **_common())

@@ -1,13 +1,20 @@
 """What a page open downloads: text answers gzipped for browsers that take it (never the
-live stream), a favicon, static files revalidated rather than sent again."""
+live stream), a favicon, static files revalidated rather than sent again, and a page's
+scripts as one file at an address that names its content, kept a year."""
 
 from __future__ import annotations
 
 import gzip
+import re
+import shutil
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
+
+import web
 
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 
@@ -49,3 +56,63 @@ def test_a_favicon(client: FlaskClient) -> None:
         assert res.status_code == 200 and res.mimetype == "image/svg+xml", url
         assert b"<svg" in res.data
     assert b'rel="icon"' in client.get("/").data
+
+
+# One script and one style per page, at addresses that name their content --------------
+
+ASSET = re.compile(r'(?:src|href)="(/assets/[0-9a-f]{16}/[^"]+)"')
+
+
+def test_a_game_page_asks_for_one_script_and_one_style_kept_a_year(
+        client: FlaskClient, writer: Callable[..., Any]) -> None:
+    static = Path(web.__file__).parent / "static"
+    for game, camera in (("shark", False), ("drshark", False), ("poodivers", True),
+                         ("shoal", True)):
+        sid = writer("post", "/api/games",
+                     json={"game": game, "players": ["Ann", "Ben"]}).json["id"]
+        page = client.get(f"/games/{sid}").data.decode()
+        assert "/static/" not in page.replace("/static/favicon.svg", ""), game
+        assert page.count("<script src=") == 1, game
+        style, script = ASSET.findall(page)
+        assert style.endswith("/app.css") and script.endswith(f"/{game}.js"), game
+        res = client.get(script)
+        text = res.data.decode()
+        # The files in the order they ran as separate scripts, the game's start last.
+        parts = ["common.js", "chart.js", "game.js", *(["camera.js"] if camera else []),
+                 f"games/{game}.js", "boot.js"]
+        at = [text.index((static / p).read_text()) for p in parts]
+        assert at == sorted(at), game
+        assert res.mimetype == "text/javascript"
+        assert res.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        packed = client.get(script, headers=GZIP)
+        assert gzip.decompress(packed.data) == res.data and len(packed.data) < len(res.data)
+        again = client.get(script, headers={**GZIP, "If-None-Match": packed.headers["ETag"]})
+        assert again.status_code == 304 and again.data == b""
+    start = client.get("/").data.decode()
+    assert ASSET.findall(start)[1].endswith("/start.js") and start.count("<script src=") == 1
+
+
+def test_a_changed_file_gets_a_new_address(app: Flask, tmp_path: Path) -> None:
+    static = tmp_path / "static"
+    shutil.copytree(Path(web.__file__).parent / "static", static)
+    app.static_folder = str(static)
+    client = app.test_client()
+    old = ASSET.findall(client.get("/").data.decode())[1]
+    (static / "start.js").write_text((static / "start.js").read_text() + "\n// changed\n")
+    new = ASSET.findall(client.get("/").data.decode())[1]
+    assert new != old and new.endswith("/start.js")
+    assert client.get(new).data.endswith(b"// changed\n")
+    # A page opened before the change asks for the old address: today's script, asked
+    # again each time rather than kept.
+    res = client.get(old)
+    assert res.status_code == 200 and res.data.endswith(b"// changed\n")
+    assert res.headers["Cache-Control"] == "public, no-cache"
+
+
+def test_an_unknown_asset_is_a_clear_404(client: FlaskClient) -> None:
+    for name in ("nothing.js", "chess.js", "app.js.map", "games.js", "start.css"):
+        res = client.get(f"/assets/0123456789abcdef/{name}")
+        assert res.status_code == 404 and res.is_json, name
+        assert "no asset named" in (res.json or {})["error"], name
+    res = client.get("/assets/0123456789abcdef/..%2fcompanion.db")
+    assert res.status_code == 404 and res.is_json

@@ -173,11 +173,12 @@ FIXED_SYSTEM_FILES = {"/etc/mime.types"}
 
 
 def allowed(path: str, data: Path) -> bool:
-    """The data folder, the companion's own code and templates, Python's own files."""
+    """The data folder, the companion's own code (the camera reader's too) and templates,
+    Python's own files."""
     real = os.path.realpath(path)
     if real in FIXED_SYSTEM_FILES:
         return True
-    roots = [data, REPO / "web", REPO / "companion", Path(sys.prefix),
+    roots = [data, REPO / "web", REPO / "companion", REPO / "vision", Path(sys.prefix),
              Path(sys.base_prefix), Path("/usr/lib/python3")]
     return any(real == str(r) or real.startswith(str(r) + os.sep) for r in roots)
 

@@ -1,0 +1,44 @@
+"""A card whose colour fits a face only at more contrast than light gives is asked about:
+the bright table's objects drawn faintly on the back's brown read as blanks by their
+pattern, and a free colour fit stretches the blank's faint cream tint to brown."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from companion.games.poodivers.layout import rows_of
+from vision import mat, poodivers
+from vision.decks import load_faces
+from vision.synth_tables import Table
+from vision.templates import poo_templates
+
+
+def test_a_brown_card_fits_a_blank_only_at_more_contrast_than_light_gives(
+        user_table: Callable[[str], Table]) -> None:
+    faces = load_faces(user_table("bright").faces)
+    templates = poo_templates(faces)
+    blank = templates.labels.index("blank")
+    brown = np.array([[0.17, 0.44, 0.49]], np.float32)  # BGR, paper-white units
+    free = poodivers.matching.colour_misfit(brown, templates, np.ones(3, np.float32))
+    held = poodivers.bounded_misfit(brown, templates, np.ones(3, np.float32), 1.2)
+    assert free[0, blank] < 0.002  # the blank's tint stretched five times fits it
+    assert held[0, blank] > 0.04   # at the contrast light gives it does not
+
+
+def test_faint_objects_on_the_backs_colour_are_not_read_as_sure_blanks(
+        user_table: Callable[[str], Table]) -> None:
+    """The bright table's easy photo of seed 2000: objects B2, D6 and C9 are faint line
+    drawings on brown; their pattern is a blank's. Whatever they are read as, a wrong
+    cell is asked about."""
+    table = user_table("bright")
+    scene = table.poodivers(2000, "easy", "cow")
+    assert all(scene.cells[c] == "object" for c in ("B2", "D6", "C9"))
+    reader = poodivers.PooDiversReader(load_faces(table.faces), mat.load(table.mat),
+                                       rows_of("cow"))
+    reading = reader.read(scene.photo)
+    wrong = [c for c, v in scene.cells.items() if reading.cells[c] != v]
+    unsure = set(reading.unsure())
+    assert not [c for c in wrong if c not in unsure], (wrong, sorted(unsure))
+    assert len(unsure) <= 16  # asking about a quarter of the layout would be no reading
