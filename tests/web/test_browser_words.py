@@ -2,13 +2,15 @@
 tablet: Shoal's breakdown with what each goal counted, Dr. Shark's clue picker by look
 (copies grouped, "passport round" filtering by shape and colour at once), area D after
 the clapper, the final tally by token values confirmed before it ends the game, an
-error shown next to the control that was tapped, and the log's move numbers whole and
-beside their move's first line."""
+error shown next to the control that was tapped, the log's move numbers whole and
+beside their move's first line, and Dr. Shark's clues and evidence by the names their
+pieces carry."""
 
 from __future__ import annotations
 
 import random
 import re
+import urllib.error
 from pathlib import Path
 from typing import Any
 
@@ -243,3 +245,38 @@ def test_log_numbers_are_whole_and_by_the_first_line_of_their_move(
             screenshot(page, f"words-{size}-log-numbers")
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("size", [PHONE, TABLET])
+def test_dr_shark_clues_and_evidence_by_name_not_by_catalogue_id(
+        server: Server, new_browser: Any, size: dict[str, int]) -> None:
+    """The dossiers say "treasure map c · heart Maps", as the pieces read, not the
+    catalogue's "treasure-map-3c"; formed evidence is "camera pen", not "camera-pen"."""
+    sid = api_post(server, "/api/games", {"game": "drshark",
+                                          "players": ["Ann", "Ben", "Cid"]})["id"]
+    view = api_get(server, f"/api/games/{sid}")
+    rnd = random.Random(4)
+    loose = lambda v: sum(len(d["clues"]) for d in v["state"]["dossiers"].values())  # noqa: E731
+    while loose(view) < 4 and not view["over"]:
+        action = choose([e for e in view["legal"] if e["type"] != "tally"], rnd)
+        try:
+            view = api_post(server, f"/api/games/{sid}/actions", {"action": action})
+        except urllib.error.HTTPError:
+            continue
+    catalogue = view["state"]["catalogue"]
+    # The ids that are not words: every clue's, and evidence names of more than one word.
+    ids = {c["id"] for c in catalogue["clues"]} | {e for e in catalogue["evidence"] if "-" in e}
+    page = page_at(new_browser, size, f"{server.url}/games/{sid}")
+    dossiers = page.locator(".dossier").all_inner_texts()
+    assert len(dossiers) == len(view["state"]["dossiers"])
+    said = " ".join(dossiers)
+    assert not [i for i in ids if re.search(rf"\b{re.escape(i)}\b", said)], said
+    names = {c["id"]: c for c in catalogue["clues"]}
+    for owner, dossier in view["state"]["dossiers"].items():
+        text = next(t for t in dossiers if t.startswith(f"{owner}:"))
+        for clue in (names[c] for c in dossier["clues"]):
+            category = catalogue["categories"][clue["category"]]["name"]
+            looks = ("shark!" if clue.get("shark") else
+                     f"{clue['evidence'].replace('-', ' ')} {clue['part']}")
+            assert f"{looks} · {clue['shape']} {category}" in text, (clue, text)
+    screenshot(page, f"words-drshark-{'phone' if size is PHONE else 'tablet'}-dossiers")

@@ -115,12 +115,14 @@
     }
   }
 
+  // A clue as its piece reads ("treasure map c · heart Maps"), not its catalogue id.
   function clueLabel(v, id) {
     const clue = (v.state.catalogue.clues || []).find((c) => c.id === id);
-    if (!clue) return id;
-    const cat = (v.state.catalogue.categories || {})[clue.category];
-    return clue.shark ? `${id} (shark!)` : `${id} · ${clue.shape || ""} ${cat ? cat.name : clue.category || ""}`;
+    return clue ? groupLabel(v, clue, 1) : id;
   }
+
+  // A piece of evidence by its name: the catalogue's ids join words with "-".
+  const evidenceName = (id) => String(id).replace(/-/g, " ");
 
   // Identical copies of a clue (same evidence, part, shape and colour) are one button.
   function lookOf(clue) {
@@ -130,7 +132,7 @@
 
   function groupLabel(v, clue, n) {
     const cat = (v.state.catalogue.categories || {})[clue.category];
-    const what = clue.shark ? "shark!" : `${clue.evidence} ${clue.part}`;
+    const what = clue.shark ? "shark!" : `${evidenceName(clue.evidence)} ${clue.part}`;
     return `${what} · ${clue.shape || ""} ${cat ? cat.name : clue.category || ""}${n > 1 ? ` ×${n}` : ""}`;
   }
 
@@ -248,7 +250,7 @@
       parts.push(h("p", {}, "Form evidence:"), h("div", { class: "row" },
         legal.form.choices.evidence.map((e) => h("button", { type: "button", class: "big",
           "data-evidence": e, onclick: () => ctx.act({ type: "form", evidence: e,
-            clues: pickParts(s, e, clues) }) }, `${e} (${plural(s.catalogue.evidence[e].points, "point")})`))));
+            clues: pickParts(s, e, clues) }) }, `${evidenceName(e)} (${plural(s.catalogue.evidence[e].points, "point")})`))));
     }
     if (legal.service) parts.push(servicePanel(h, ctx, v, legal.service.choices));
     const simple = { skip_service: "Skip the service", end_turn: "End the turn", time_up: "Time is up",
@@ -410,7 +412,7 @@
     parts.push(h("h2", {}, "Dossiers"));
     for (const [owner, d] of Object.entries(s.dossiers)) {
       parts.push(h("div", { class: "dossier" }, h("strong", {}, `${owner}: ${plural(d.points, "point")}`),
-        h("div", {}, "Evidence: ", d.evidence.join(", ") || "none"),
+        h("div", {}, "Evidence: ", d.evidence.map(evidenceName).join(", ") || "none"),
         h("div", { class: "muted" }, `${plural(d.clue_count, "loose clue")}`, d.clues.length ? `: ${d.clues.map((c) => clueLabel(v, c)).join("; ")}`
           : d.clue_count ? " (counted at the table)" : "")));
     }
@@ -451,6 +453,7 @@
     // A choice of the form of every legal move: a clue by its look, the tally by points.
     label(field, value, v) {
       if (["clue", "clues", "take", "give"].includes(field)) return clueLabel(v, value);
+      if (field === "evidence") return evidenceName(value);
       if (field === "dossiers") {
         return Object.entries(value).map(([owner, d]) => `${owner}: ${plural(
           Object.values(d.evidence || {}).reduce((n, k) => n + k, 0), "evidence token")}, ${plural(d.clues || 0, "loose clue")}`).join("; ");
