@@ -3,22 +3,29 @@
 window.TC = (function () {
   // h("p", {class: "x"}, "text", child): every string becomes a text node, so names
   // typed by players are never read as HTML.
+  // A page's drawing makes a few hundred elements at a time: no list is made per
+  // element (the attributes and children are walked as they are).
+  const SVG = new Set(["svg", "rect", "line", "polyline", "circle", "text", "g", "path", "title"]);
   function h(tag, attrs, ...children) {
-    const svg = ["svg", "rect", "line", "polyline", "circle", "text", "g", "path", "title"];
-    const el = svg.includes(tag)
+    const el = SVG.has(tag)
       ? document.createElementNS("http://www.w3.org/2000/svg", tag)
       : document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
+    for (const k in attrs) {
+      const v = attrs[k];
       if (v === null || v === undefined || v === false) continue;
       if (k.startsWith("on")) listen(el, k.slice(2), v);
       else if (k === "dataset") Object.assign(el.dataset, v);
       else el.setAttribute(k, v === true ? "" : String(v));
     }
-    for (const c of children.flat(Infinity)) {
-      if (c === null || c === undefined || c === false) continue;
-      el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    }
+    add(el, children);
     return el;
+  }
+  function add(el, children) {       // lists inside lists, in order, at any depth
+    for (const c of children) {
+      if (c === null || c === undefined || c === false) continue;
+      if (Array.isArray(c)) add(el, c);
+      else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
   }
 
   // A handler given to h() is kept on the element (el.handlers) and called through one
