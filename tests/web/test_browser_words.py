@@ -17,6 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+from playwright.sync_api import expect
 
 from companion import games as GAMES
 from companion.engine import IllegalAction
@@ -280,3 +281,20 @@ def test_dr_shark_clues_and_evidence_by_name_not_by_catalogue_id(
                      f"{clue['evidence'].replace('-', ' ')} {clue['part']}")
             assert f"{looks} · {clue['shape']} {category}" in text, (clue, text)
     screenshot(page, f"words-drshark-{'phone' if size is PHONE else 'tablet'}-dossiers")
+
+
+@pytest.mark.parametrize("size", [PHONE, TABLET])
+def test_dr_shark_board_says_what_the_table_is_doing(
+        server: Server, new_browser: Any, size: dict[str, int]) -> None:
+    sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"]})["id"]
+    view = api_get(server, f"/api/games/{sid}")
+    page = page_at(new_browser, size, f"{server.url}/games/{sid}")
+    heading = page.locator("#board > p")
+    rounds = view["state"]["rounds"]
+    expect(heading).to_have_text(f"Round 1 of {rounds} · moving")
+    space = next(e for e in view["legal"] if e["type"] == "move")["choices"]["space"][0]
+    play(server, sid, {"type": "move", "space": space}, {"type": "start_search"})
+    expect(heading).to_have_text(f"Round 1 of {rounds} · searching")
+    play(server, sid, {"type": "stop"})
+    expect(heading).to_have_text(f"Round 1 of {rounds} · sorting the dossier")
+    screenshot(page, f"words-drshark-{'phone' if size is PHONE else 'tablet'}-phase")

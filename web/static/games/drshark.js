@@ -121,6 +121,10 @@
     return clue ? groupLabel(v, clue, 1) : id;
   }
 
+  // What the table is doing, in the rulebook's words (the engine's phase names).
+  const PHASES = { move: "moving", search: "searching", dossier: "sorting the dossier",
+    tally: "counting the dossiers", over: "the game is over" };
+
   // A piece of evidence by its name: the catalogue's ids join words with "-".
   const evidenceName = (id) => String(id).replace(/-/g, " ");
 
@@ -405,7 +409,7 @@
         h("button", { type: "button", id: "timer-here", class: "here", hidden: here() !== false,
           onclick: (ev) => timerButton(ctx, "bind", ev) }, "Use the timer here")));
     window.TC.update(document.getElementById("clock-slot"), v.over ? null : clock);
-    window.TC.update(board, h("p", {}, `Round ${s.round} of ${s.rounds} · ${s.phase}`), spaces);
+    window.TC.update(board, h("p", {}, `Round ${s.round} of ${s.rounds} · ${PHASES[s.phase] || s.phase}`), spaces);
     showClock();
 
     const parts = [...searchPanel(h, ctx, v, legal), ...dossierPanel(h, ctx, v, legal)];
