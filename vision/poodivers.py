@@ -15,7 +15,10 @@ object by looking like none of the faces only once a glare halo on it is allowed
 (:func:`without_halo`): a blank beside a lamp's reflection is a blank. A card whose
 colour fits its face only at more contrast than the photo's clearest cards show
 (:func:`bounded_misfit`: a brown card as a blank's faint tint stretched fivefold) is
-asked about. Build a :class:`PooDiversReader` once per faces file, mat and layout.
+asked about. A card under a veil (as the cards around it that match a patterned
+picture show it, beyond what every card of the photo shows: :func:`veiled`) says that
+much less, as a card partly clipped does. Build a :class:`PooDiversReader` once per
+faces file, mat and layout.
 """
 
 from __future__ import annotations
@@ -166,6 +169,29 @@ def without_halo(small: np.ndarray, corners: np.ndarray, templates: templates.Te
     return matching.distances(left.reshape(k, n, 3), templates, noise)
 
 
+def veiled(small: np.ndarray, corners: np.ndarray, templates: templates.Templates,
+           dist: np.ndarray, unlike: float, noise: float, means: np.ndarray,
+           where: np.ndarray) -> np.ndarray:
+    """The share (K, 0..1) of each card's light that is a veil's, as the cards around it
+    (``where``: K x 2 grid column and row) that match a patterned picture show it: each
+    such card's brightness beyond its picture at the contrast it shows
+    (:func:`vision.matching.veil`), weighed by nearness (a veil is smooth over a card)."""
+    patterned = (templates.features ** 2).mean(1) > 9 * noise ** 2 + templates.wear
+    best = dist.argmin(1)
+    sure = patterned[best] & (dist.min(1) < unlike)
+    if not sure.any():
+        return np.zeros(len(dist))
+    veil = matching.veil(small, corners[sure], templates, best[sure])
+    # beyond what every card shows (its own blur lowers a photo's contrast everywhere,
+    # and the photo's densities already allow for what all its cards share)
+    veil = np.maximum(veil - np.median(veil), 0.0)
+    gap = ((where[:, None, :] - where[None, sure, :]) ** 2).sum(-1)
+    w = np.exp(-gap / 2)
+    around = (w @ veil) / np.maximum(w.sum(1), 1e-9)
+    out: np.ndarray = np.clip(around / np.maximum(means.mean(1), 1e-3), 0.0, 1.0)
+    return out
+
+
 class PooDiversReader:
     """Reads Tokyo Poo Divers layouts of one faces file, mat and layout."""
 
@@ -259,6 +285,9 @@ class PooDiversReader:
         # the share of each card seen (not clipped): what its distances were measured on
         seen = (matching.sample(known, corners + shift, box, inset, (0,), outside=1.0)
                 > 0.5).mean(1)
+        # a veiled card's light is that much the veil's, not its print's
+        seen = seen * (1.0 - veiled(small, corners + shift, templates, dist, unlike, noise,
+                                    means, np.array(cells, float)))
         reading = Reading("poodivers", {}, {}, view=view)
         for k, (c, r) in enumerate(cells):
             options = calibration.posterior(nearest[k], values, density, seen=float(seen[k]))
