@@ -97,8 +97,10 @@ def calibration(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]]) -> dict[str, Any]:
     """Read each (photo, truth, reader) from a JPEG as a phone sends it. ``silent``: the
     cells read wrong, missed or made up that the reading does not list as unsure (a
-    player is not asked about them)."""
-    wrong = silent = cells = exact = refused = photos = 0
+    player is not asked about them); ``unwarned``: those of them that it does not name
+    as hidden by glare either (the players are told to take the photo again:
+    ``retakes`` counts the photos that say so)."""
+    wrong = silent = unwarned = retakes = cells = exact = refused = photos = 0
     times: list[float] = []
     bins = [[0, 0] for _ in BINS[1:]]
     for photo, truth, read in cases:
@@ -111,20 +113,25 @@ def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]]) -> dict[st
         times.append((time.perf_counter() - start) * 1000)
         got: dict[str, str] = {}
         unsure: set[str] = set()
+        hidden: set[str] = set()
         if reading is not None:
             shift = as_placed(truth, reading.cells) if reading.game == "shoal" else (0, 0)
-            names = (moved([*reading.cells, *reading.doubtful], *shift)
+            names = (moved([*reading.cells, *reading.doubtful, *reading.hidden], *shift)
                      if reading.game == "shoal" else {k: k for k in reading.cells})
             got = {names[k]: v for k, v in reading.cells.items()}
             unsure = {names[k] for k in reading.unsure()}
+            hidden = {names[k] for k in reading.hidden}
+            retakes += bool(hidden)
             for cell, value in reading.cells.items():
                 k = int(np.searchsorted(BINS, reading.confidence[cell], side="right")) - 1
                 bins[min(k, len(bins) - 1)][0] += 1
                 bins[min(k, len(bins) - 1)][1] += truth.get(names[cell]) == value
         bad = {k for k in set(truth) | set(got) if truth.get(k) != got.get(k)}
         wrong, silent, cells = wrong + len(bad), silent + len(bad - unsure), cells + len(truth)
+        unwarned += len(bad - unsure - hidden)
         exact, photos = exact + (not bad), photos + 1
     return {"photos": photos, "cells": cells, "wrong": wrong, "silent": silent,
+            "unwarned": unwarned, "retakes": retakes,
             "per_cell_error": round(wrong / max(cells, 1), 5), "layouts_exact": exact,
             "refused": refused, **_stats(times), "calibration": bins}
 
@@ -132,7 +139,8 @@ def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]]) -> dict[st
 def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     """Totals over several :func:`measure` results (times: the worst p50/p95)."""
     out = {k: sum(p[k] for p in parts) for k in ("photos", "cells", "wrong", "silent",
-                                                 "layouts_exact", "refused")}
+                                                 "unwarned", "retakes", "layouts_exact",
+                                                 "refused")}
     out["per_cell_error"] = round(out["wrong"] / max(out["cells"], 1), 5)
     for k in ("ms_p50", "ms_p95", "ms_max"):
         out[k] = max(p[k] for p in parts)

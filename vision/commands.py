@@ -116,6 +116,9 @@ def _finish(reading: Reading, args: argparse.Namespace, photo: Any) -> int:
     for cell, options in reading.doubtful.items():
         others = [v for v in options if v != NO_CARD][:2]
         print(f"  {cell:>6}  (no card seen: check it; glare may hide {' or '.join(others)})")
+    note = reading.retake()
+    if note:
+        print(note)
     return 0
 
 

@@ -11,7 +11,11 @@ millimetres and in pixels of the rectified photo (``Reading.view.rectified``; se
                 "box_px": [x, y, w, h]}]
 
 A Shoal cell read as bare mat that glare may hide a card on is unsure too: it is not in
-``cells``, and its candidates include ``no-card``.
+``cells``, and its candidates include ``no-card``. Cells beside the layout that glare
+hides altogether are ``hidden`` (names, with boxes for the overlay), and ``retake`` then
+says so in a sentence for the players (``null`` when nothing is hidden)::
+
+    "hidden": ["-1,2", "0,3"], "retake": "Glare hides 2 cells beside the layout ..."
 """
 
 from __future__ import annotations
@@ -49,6 +53,20 @@ class Reading:
     doubtful: dict[str, dict[str, float]] = field(default_factory=dict)
     """Cells read as bare mat that may be under a card (Shoal, glare): the values they
     could be, ``no-card`` among them, most likely first. Not in ``cells``; unsure."""
+    hidden: list[str] = field(default_factory=list)
+    """Cells beside the layout that glare hides (Shoal: more than half clipped): a card
+    there would not be read. Not in ``cells``; if a card lies there, the photo is worth
+    taking again (on an overexposed mat the bare paper clips too, with no card hidden)."""
+
+    def retake(self) -> str | None:
+        """What to tell the players when glare hides cells beside the layout."""
+        if not self.hidden:
+            return None
+        n = len(self.hidden)
+        names = ", ".join(self.hidden[:4]) + (f" and {n - 4} more" if n > 4 else "")
+        return (f"Glare hides {n} cell{'' if n == 1 else 's'} beside the layout ({names}; "
+                "outlined in magenta on the photo): a card lying there would not be read. "
+                "If one does, move the lamp or tilt the camera, then take the photo again.")
 
     def unsure(self) -> list[str]:
         """The cells read with less confidence than :data:`vision.calibration.UNSURE`,
@@ -93,10 +111,12 @@ class Reading:
             unsure.append(entry)
         return {"game": self.game, "cells": self.cells,
                 "confidence": {k: round(v, 3) for k, v in self.confidence.items()},
-                "ms": self.ms, "unsure": unsure}
+                "ms": self.ms, "unsure": unsure, "hidden": self.hidden,
+                "retake": self.retake()}
 
     def overlay(self, photo: np.ndarray) -> np.ndarray:
-        """The photo with every recognised cell outlined (green sure, red unsure) and named."""
+        """The photo with every recognised cell outlined (green sure, orange or red unsure,
+        magenta hidden by glare) and named."""
         out = photo.copy()
         if self.view is None:
             return out
@@ -110,9 +130,11 @@ class Reading:
         for cell, (x, y, w, h) in self.boxes_mm.items():
             quad = self.view.to_photo(np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]))
             conf = self.confidence.get(cell, 0.0)
-            colour = (0, 200, 0) if conf >= 0.9 else (0, 160, 255) if conf >= 0.5 else (0, 0, 255)
+            colour = ((255, 0, 255) if cell in self.hidden else (0, 200, 0) if conf >= 0.9
+                      else (0, 160, 255) if conf >= 0.5 else (0, 0, 255))
             cv2.polylines(out, [quad.round().astype(np.int32)], True, colour, 2, cv2.LINE_AA)
-            label = self.cells.get(cell) or ("no card?" if cell in self.doubtful else "")
+            label = self.cells.get(cell) or ("no card?" if cell in self.doubtful else
+                                             "glare" if cell in self.hidden else "")
             text = "\n".join([cell, *label.split("+")])
             cx, cy = quad.mean(0)
             for i, line in enumerate(text.split("\n")):

@@ -21,10 +21,12 @@ the top down, by card, not by pixel colour:
    none: the card there is read from its clear sections.
 3. Peel: of every card image at every lattice place, the one whose sections not yet
    explained correlate best is the next card down; its visible sections are read off
-   the card. A section another value explains better counts less (:func:`outshone`),
-   and one off the mat counts as bare mat (:func:`peel`). Peeling stops when the best
+   the card. A section another value explains better counts less (:func:`vision.peel.outshone`),
+   and one off the mat counts as bare mat (:func:`vision.peel.peel`). Peeling stops when the best
    is nearer what the bare mat scores than what the top card scores (both measured in
-   this photo): the rest is bare mat.
+   this photo): the rest is bare mat. Cells beside the shoal that glare mostly clips are
+   named as hidden (:func:`vision.peel.hidden`): a card there cannot be read, and the reading says
+   to take the photo again if one lies there.
 
 No pixel is called card or mat by a colour fixed in advance: the mat's paper and the
 light's colour are measured in each photo, and what a card looks like comes only from
@@ -50,6 +52,7 @@ from vision import calibration, lighting, matching, templates
 from vision.decks import Deck, load_deck
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
+from vision.peel import QUADRANTS, Cell, doubts, hidden, outshone, peel, two_groups
 from vision.reading import Reading, timed
 
 SEARCH_PX_PER_MM = 0.5
@@ -61,10 +64,6 @@ FEW = 4
 :data:`COARSE_PX_PER_MM`."""
 CARD_INSET_MM = 2.0
 """The whole-card template leaves out this much of each edge (cards lie a little askew)."""
-FEWER = 0.02
-"""A card place showing fewer sections scores this much less for each one hidden: of two
-places that explain a cell equally well, the one that explains more of the photo wins."""
-
 REACH = 2
 """Cells further than this (in cells, either way) from the top card and from every cell
 that matches a section are not matched (a plain section's own edge and frame match too,
@@ -73,11 +72,6 @@ shoal is one piece, and two cards' width of bare mat around it ends it."""
 
 NEAR = 6
 """Bare cells nearest a cell whose colour is the mat's there (:func:`mat_coloured`)."""
-
-Cell = tuple[int, int]
-QUADRANTS: tuple[Cell, ...] = ((0, 0), (1, 0), (0, 1), (1, 1))
-"""A card's sections in the deck's row-major order, as (dx, dy) from its top-left."""
-
 
 class ShoalReader:
     """Reads Shoal layouts of one deck on one mat; build once, read many photos."""
@@ -173,7 +167,7 @@ class ShoalReader:
         sections = outshone(sections, (split + top_score) / 2,
                             np.array(self.templates.labels[1:]), plain)
         stop = (bare + top_score) / 2
-        found = peel(cells, sections, stop, bare)
+        found = peel(cells, sections, stop, bare, plain)
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")
@@ -197,12 +191,19 @@ class ShoalReader:
             reading.candidates[name] = options
             reading.boxes_mm[name] = boxes[k]
             reading.veil[name] = max(0.0, float(veils[k]))
-        for c in doubts(cells, found, sections, split, plain):
+        doubtful = doubts(cells, found, sections, split, plain)
+        for c in doubtful:
             k = index[c]
             name = f"{c[0] - x_min},{c[1] - y_min}"
             reading.doubtful[name] = calibration.posterior(
                 1.0 - sections[k], labels, density, {templates.NO_CARD: 1.0 - stop})
             reading.boxes_mm[name] = self._box(corners[k] + shift[k])
+        seen = matching.sample(known, corners + shift, self.templates.box_mm,
+                               self.templates.inset_mm, (0,), outside=1.0).mean(1)
+        for c in hidden(cells, seen, set(found) | set(doubtful)):
+            name = f"{c[0] - x_min},{c[1] - y_min}"
+            reading.hidden.append(name)
+            reading.boxes_mm[name] = self._box(corners[index[c]] + shift[index[c]])
         return reading
 
     def _correlate(self, small: np.ndarray, known: np.ndarray, corners: np.ndarray
@@ -359,104 +360,6 @@ def off_glare(cells: np.ndarray, mat: np.ndarray, light: np.ndarray) -> np.ndarr
     flat = np.linalg.norm(cells - wu[:, None] * u - wv[:, None] * v, axis=1)
     out: np.ndarray = np.where(inside, flat, edges)
     return out
-
-
-def two_groups(values: np.ndarray) -> tuple[float, float]:
-    """Where a set of values splits best in two (Otsu's criterion: the split that
-    leaves each side least spread), and the median of the lower side."""
-    v = np.sort(values.astype(np.float64))
-    if len(v) < 2:
-        return float(v[0]) if len(v) else 0.0, float(v[0]) if len(v) else 0.0
-    k = np.arange(1, len(v))
-    total = np.cumsum(v)
-    low_mean = total[:-1] / k
-    high_mean = (total[-1] - total[:-1]) / (len(v) - k)
-    between = k * (len(v) - k) * (low_mean - high_mean) ** 2
-    cut = int(between.argmax()) + 1
-    return float((v[cut - 1] + v[cut]) / 2), float(np.median(v[:cut]))
-
-
-def outshone(sections: np.ndarray, sure: float, values: np.ndarray, plain: np.ndarray
-             ) -> np.ndarray:
-    """``sections`` (cells x N, section j showing ``values[j]``) with each correlation
-    lowered by as much as a section of another value correlates better with the cell,
-    where that one has fish and is a sure match (``sure`` or above; ``plain``, N:
-    sections without fish, whose correlation is their edges' only).
-
-    A card lying under another shows that card's section where they overlap; its own
-    section there may look alike, and the card must not be peeled first for the three
-    others it shows well."""
-    kinds, of = np.unique(values, return_inverse=True)
-    by_value = np.full((len(sections), len(kinds)), -np.inf)
-    np.maximum.at(by_value.T, of, np.where(plain[None, :], -np.inf, sections).T)
-    order = np.argsort(-by_value, 1)
-    first, second = order[:, 0], order[:, 1] if len(kinds) > 1 else order[:, 0]
-    rows = np.arange(len(sections))[:, None]
-    other = np.where(of[None, :] == first[:, None], by_value[rows, second[:, None]],
-                     by_value[rows, first[:, None]])
-    out: np.ndarray = np.where((other >= sure) & (other > sections),
-                               2 * sections - other, sections)
-    return out
-
-
-def doubts(cells: list[Cell], found: dict[Cell, int], sections: np.ndarray, split: float,
-           plain: np.ndarray) -> list[Cell]:
-    """The cells the peel left bare that a card may yet lie on: their best correlation
-    (``sections``, cells x N) is in the cards' group (above ``split``) and with a section
-    that has fish (not ``plain``, N: the bare mat beside a card matches a plain section's
-    edge and frame), and they touch the shoal (their 8 neighbours include a cell found
-    or doubtful). Glare that washes a card out leaves such cells; a player settles them."""
-    out: list[Cell] = []
-    near = set(found)
-    best, which = sections.max(1), sections.argmax(1)
-    left = [c for k, c in enumerate(cells)
-            if c not in found and best[k] > split and not plain[which[k]]]
-    while True:
-        new = [c for c in left if c not in out and any(
-            (c[0] + dx, c[1] + dy) in near for dx in (-1, 0, 1) for dy in (-1, 0, 1))]
-        if not new:
-            return sorted(out, key=lambda c: (c[1], c[0]))
-        out += new
-        near.update(new)
-
-
-def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float) -> dict[Cell, int]:
-    """The visible section template of each covered cell, peeling cards top-down.
-
-    ``sections`` (cells x 4N) correlates each cell with section q of card n at column
-    4n + q. At each step every card at every lattice place is scored by the mean
-    correlation of its sections not yet explained (less :data:`FEWER` for each one a
-    card above hides); a section that is not one of ``cells`` (off the mat, in its edge
-    band, on a marker, or too far from the shoal to be matched) is not seen and scores
-    ``bare``, so the edge of a card beside the mat's edge is no card. The best at or
-    below ``stop`` ends the peeling (cells that count for no card score ``stop``)."""
-    index = {c: k for k, c in enumerate(cells)}
-    n_cards = sections.shape[1] // 4
-    places = sorted({(i - dx, j - dy) for i, j in cells for dx, dy in QUADRANTS})
-    where = np.array([[index.get((a + dx, b + dy), -1) for dx, dy in QUADRANTS]
-                      for a, b in places])  # places x 4
-    on_mat = where >= 0
-    columns = np.arange(n_cards)[None, None, :] * 4 + np.arange(4)[None, :, None]
-    gathered = sections[np.maximum(where, 0)[:, :, None], columns]  # places x 4 x cards
-    off = (~on_mat).sum(1)[:, None]  # sections not seen: they count as bare mat scores
-    explained = np.zeros(len(cells), bool)
-    found: dict[Cell, int] = {}
-    while True:
-        visible = on_mat & ~explained[np.maximum(where, 0)]
-        count = visible.sum(1)
-        if not count.any():
-            break
-        mean = (((gathered * visible[:, :, None]).sum(1) + bare * off)
-                / np.maximum(count[:, None] + off, 1))
-        score = np.where(count[:, None] > 0, mean - FEWER * (4 - count[:, None] - off), -np.inf)
-        place, card = np.unravel_index(int(score.argmax()), score.shape)
-        if score[place, card] <= stop:
-            break
-        for q in np.flatnonzero(visible[place]):
-            k = int(where[place, q])
-            explained[k] = True
-            found[cells[k]] = int(card) * 4 + int(q)
-    return found
 
 
 def read(photo: np.ndarray, deck: Deck, mat: MatSpec) -> Reading:

@@ -43,6 +43,19 @@ def lan_address() -> str:
     return f"http://{host}:{port}/"
 
 
+PAGE_LOG = ("seq", "text", "paid")
+"""What a page reads of each line of the log it brings inside it: the move's number, its
+words and the bank's payments."""
+
+
+def page_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The view a game page brings inside it: the API's, each log line without its scores
+    and chart values, which the page has once in ``timeline`` and ``series`` (after 200
+    moves of Shark they were half the page)."""
+    return {**view, "log": [{k: line[k] for k in PAGE_LOG if k in line}
+                            for line in view["log"]]}
+
+
 def _common() -> dict[str, Any]:
     return {"version": __version__, "csrf": csrf_token(),
             "pin_ok": bool(session.get("pin_ok"))}
@@ -87,7 +100,7 @@ def game_page(session_id: int) -> str:
     # second trip to the table for the JSON.
     return render_template("game.html", session_id=session_id, game=name,
                            title=game_session.game.title, players=game_session.players,
-                           view=games_api.view(game_session),
+                           view=page_view(games_api.view(game_session)),
                            words=game_session.game.words(),
                            browser_timer=current_app.config.get("TIMER_SPEC") == "browser",
                            **_common())

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from companion.cli import main
 from companion.games.poodivers.layout import rows_of
 from vision import calibration, mat
 from vision.decks import load_deck, load_faces
@@ -89,14 +90,40 @@ def test_cards_washed_out_by_the_lamp_are_asked_about_not_left_out() -> None:
         assert cell not in reading.cells and "box_px" in unsure[cell]
 
 
-SHOAL_NOW = (0.12, 0.06)
-"""What the Shoal reader of 2026-12-01 does on the whole set, rounded up (10.8 % of cells
-wrong, 5.2 % wrong and not listed as unsure): the bound it must not fall back from
-while :data:`BOUND` is not yet met."""
+def test_a_card_the_glare_hides_is_named_and_the_photo_is_to_be_taken_again(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Photo 04: the lamp's reflection clips nearly all of one card (its frame shows).
+    The reader cannot read it, but names its cells as hidden by glare, and the reading
+    tells the players to take the photo again."""
+    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
+                ["photos"] if s["file"] == "photos/04.jpg")
+    table = SET / shot["table"]
+    reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
+    reading = reader.read(load(SET / shot["file"]))
+    _, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
+    named = moved([*reading.cells, *reading.doubtful, *reading.hidden], *shift)
+    missed = {k for k in shot["cells"] if k not in {named[c] for c in reading.cells}}
+    assert len(missed) >= 3, "the photo no longer hides a card: pick another"
+    hidden = {named[c] for c in reading.hidden}
+    assert len(missed & hidden) >= 3, f"missed {sorted(missed)}, hidden {sorted(hidden)}"
+    out = reading.to_json()
+    assert out["hidden"] == reading.hidden and not set(reading.hidden) & set(reading.cells)
+    assert out["retake"].startswith(f"Glare hides {len(reading.hidden)} cells beside")
+    assert all(c in reading.boxes_mm for c in reading.hidden)
+    assert main(["vision", "read", "shoal", str(SET / shot["file"]), "--deck",
+                 str(table / "deck"), "--mat", str(table / "mat.json")]) == 0
+    assert capsys.readouterr().out.rstrip().endswith(
+        "If one does, move the lamp or tilt the camera, then take the photo again.")
+
+
+SHOAL_NOW = (0.12, 0.06, 0.03)
+"""What the Shoal reader of 2026-12-01 does on the whole set, rounded up (9.5 % of cells
+wrong, 4.8 % wrong and not listed as unsure, 2.6 % not named as hidden by glare either):
+the bound it must not fall back from while :data:`BOUND` is not yet met."""
 
 
 def test_the_shoal_reader_does_not_fall_back_on_the_whole_set() -> None:
-    wrong = silent = total = 0
+    wrong = silent = unwarned = total = 0
     for shot in json.loads((SET / "truth.json").read_text(encoding="utf-8"))["photos"]:
         if shot["game"] != "shoal":
             continue
@@ -105,10 +132,13 @@ def test_the_shoal_reader_does_not_fall_back_on_the_whole_set() -> None:
         reading = reader.read(load(SET / shot["file"]))
         bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
         asked = set(moved(reading.unsure(), *shift).values())
+        hidden = set(moved(reading.hidden, *shift).values())
         wrong, silent = wrong + len(bad), silent + len(bad - asked)
+        unwarned += len(bad - asked - hidden)
         total += len(shot["cells"])
     assert wrong / total <= SHOAL_NOW[0], f"{wrong} of {total} cells wrong"
     assert silent / total <= SHOAL_NOW[1], f"{silent} of {total} wrong and not asked about"
+    assert unwarned / total <= SHOAL_NOW[2], f"{unwarned} of {total} wrong and not warned of"
 
 
 def test_poo_divers_cards_washed_out_by_the_lamp_are_asked_about() -> None:

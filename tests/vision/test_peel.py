@@ -1,4 +1,4 @@
-"""Peeling a layered shoal from the top down (vision.shoal.peel), and photos whose glare
+"""Peeling a layered shoal from the top down (vision.peel), and photos whose glare
 hid or washed out a section."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from companion.games.shoal.deck import Deck
-from vision import lighting, shoal, synth
+from vision import lighting, peel, shoal, synth
 from vision.decks import load_deck as vision_deck
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect
@@ -31,7 +31,7 @@ def table(shows: dict[tuple[int, int], int], cards: int = 3, true: float = 0.9,
 def test_a_card_under_another_shows_only_its_uncovered_sections() -> None:
     # card 0 on top at (1, 0); card 1 under it at (0, 0): only its left column shows
     shows = {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3, (0, 0): 4, (0, 1): 6}
-    found = shoal.peel(CELLS, table(shows), stop=0.6, bare=0.3)
+    found = peel.peel(CELLS, table(shows), stop=0.6, bare=0.3)
     assert found == shows
 
 
@@ -46,17 +46,52 @@ def test_a_section_outshone_at_its_cell_puts_the_card_on_top_first() -> None:
     corr[CELLS.index((1, 1)), 5] = 0.6
     plain = np.zeros(corr.shape[1], bool)
     values = np.array([f"v{j}" for j in range(corr.shape[1])])
-    assert shoal.peel(CELLS, corr, stop=0.6, bare=0.3)[(1, 1)] == 5  # alone: card 1 first
-    found = shoal.peel(CELLS, shoal.outshone(corr, 0.6, values, plain), stop=0.6, bare=0.3)
+    assert peel.peel(CELLS, corr, stop=0.6, bare=0.3)[(1, 1)] == 5  # alone: card 1 first
+    found = peel.peel(CELLS, peel.outshone(corr, 0.6, values, plain), stop=0.6, bare=0.3)
     assert found[(1, 1)] == 2
     assert found == {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3, (0, 1): 4, (0, 2): 6,
                      (1, 2): 7}
 
 
+def test_a_plain_section_that_fish_match_better_is_left_to_the_card_showing_them() -> None:
+    # top: card 2 at (1, 0) and card 3 at (0, 2); under them card 1 at (1, 1) shows only
+    # its bottom-right fish (column 7) at (2, 2), where card 0 at (2, 2), under card 1,
+    # has a plain section (column 0). The fish match (2, 2) better than the plain
+    # section's frame does, but card 0 as a whole outscores card 1's lone section (as on
+    # a Blender photo)
+    cells = [(i, j) for j in range(4) for i in range(4)]
+    shows = {(1, 0): 8, (2, 0): 9, (1, 1): 10, (2, 1): 11,
+             (0, 2): 12, (1, 2): 13, (0, 3): 14, (1, 3): 15, (3, 2): 1, (2, 3): 2, (3, 3): 3}
+    corr = np.full((len(cells), 16), 0.3)
+    for cell, column in shows.items():
+        corr[cells.index(cell), column] = 0.9
+    corr[cells.index((2, 2)), 0] = 0.62
+    corr[cells.index((2, 2)), 7] = 0.7
+    plain = np.zeros(16, bool)
+    plain[0] = True
+    assert peel.peel(cells, corr, stop=0.6, bare=0.3)[(2, 2)] == 0  # without: plain
+    assert peel.peel(cells, corr, stop=0.6, bare=0.3, plain=plain) == {**shows, (2, 2): 7}
+    # fish no better than a card must be (the stop) do not hide a plain section
+    corr[cells.index((2, 2)), 7] = 0.6
+    assert peel.peel(cells, corr, stop=0.6, bare=0.3, plain=plain)[(2, 2)] == 0
+
+
+def test_cells_beside_the_shoal_mostly_clipped_are_hidden() -> None:
+    # the shoal is (1, 1) and (2, 1); glare clips (0, 0) and (3, 2) beside it, and (3, 0)
+    # a little; (0, 2) is clipped too but lies two cells from the shoal
+    seen = np.ones(len(CELLS))
+    for cell, share in {(0, 0): 0.2, (3, 2): 0.45, (3, 0): 0.8, (1, 1): 0.1}.items():
+        seen[CELLS.index(cell)] = share
+    cells = [c for c in CELLS if c != (0, 2)] + [(-1, 2)]
+    seen = np.append(np.delete(seen, CELLS.index((0, 2))), 0.0)
+    assert peel.hidden(cells, seen, {(1, 1), (2, 1)}) == [(0, 0), (3, 2)]
+    assert peel.hidden(cells, np.ones(len(cells)), {(1, 1), (2, 1)}) == []
+
+
 def test_bare_mat_is_left_out_and_the_stop_is_what_ends_the_peel() -> None:
     shows = {(0, 1): 8, (1, 1): 9, (0, 2): 10, (1, 2): 11}
-    assert shoal.peel(CELLS, table(shows), stop=0.6, bare=0.3) == shows
-    assert shoal.peel(CELLS, table(shows), stop=0.95, bare=0.3) == {}
+    assert peel.peel(CELLS, table(shows), stop=0.6, bare=0.3) == shows
+    assert peel.peel(CELLS, table(shows), stop=0.95, bare=0.3) == {}
 
 
 def test_a_lone_cell_that_matches_weakly_stays_bare() -> None:
@@ -64,20 +99,20 @@ def test_a_lone_cell_that_matches_weakly_stays_bare() -> None:
     shows = {(0, 0): 0, (1, 0): 1, (0, 1): 2, (1, 1): 3}
     corr = table(shows)
     corr[CELLS.index((3, 2)), 5] = 0.5
-    assert shoal.peel(CELLS, corr, stop=0.6, bare=0.3) == shows
+    assert peel.peel(CELLS, corr, stop=0.6, bare=0.3) == shows
 
 
 def test_a_card_half_off_the_mat_is_no_card() -> None:
     # the right column of a card left of the lattice (place (-1, 0)) matches the cells
     # beside the mat's edge; its left column is off the mat, so nothing shows it is there
     half_off = {(0, 0): 1, (0, 1): 3}
-    assert shoal.peel(CELLS, table(half_off, true=0.8), stop=0.6, bare=0.3) == {}
+    assert peel.peel(CELLS, table(half_off, true=0.8), stop=0.6, bare=0.3) == {}
     on_mat = {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3}
-    assert shoal.peel(CELLS, table(on_mat, true=0.8), stop=0.6, bare=0.3) == on_mat
+    assert peel.peel(CELLS, table(on_mat, true=0.8), stop=0.6, bare=0.3) == on_mat
 
 
 def test_two_groups_splits_bare_from_cards() -> None:
-    split, low = shoal.two_groups(np.array([0.2, 0.25, 0.3, 0.22, 0.9, 0.95, 0.85]))
+    split, low = peel.two_groups(np.array([0.2, 0.25, 0.3, 0.22, 0.9, 0.95, 0.85]))
     assert 0.3 < split < 0.85
     assert low == pytest.approx(0.235)
 
@@ -135,12 +170,12 @@ def test_glare_on_two_sections_leaves_the_card_to_its_other_two() -> None:
     sure = np.array([c in ((1, 0), (2, 0)) for c in CELLS])
     jitter = means * (1 + 0.002 * np.arange(len(CELLS)))[:, None]
     args = (np.array([CARD] * 12), bare_cells, sure, 0.2, 0.6, places, np.zeros(12, bool))
-    assert shoal.peel(CELLS, corr, stop=0.6, bare=0.2) == {}  # by pattern alone: no card
-    assert shoal.peel(CELLS, shoal.mat_coloured(corr, jitter, *args), 0.6, 0.2) == shows
+    assert peel.peel(CELLS, corr, stop=0.6, bare=0.2) == {}  # by pattern alone: no card
+    assert peel.peel(CELLS, shoal.mat_coloured(corr, jitter, *args), 0.6, 0.2) == shows
     # the bare mat whitened by the same glare is still bare mat
     whitened = jitter.copy()
     whitened[glared] = 0.5 * np.array(MAT) + 0.5
-    assert shoal.peel(CELLS, shoal.mat_coloured(corr, whitened, *args), 0.6, 0.2) == {}
+    assert peel.peel(CELLS, shoal.mat_coloured(corr, whitened, *args), 0.6, 0.2) == {}
 
 
 def test_off_glare_measures_colour_unlike_the_mat_mixed_with_the_light() -> None:
@@ -195,5 +230,5 @@ def test_doubts_are_fish_like_cells_the_peel_left_bare_beside_the_shoal() -> Non
     corr[CELLS.index((3, 2)), 6] = 0.5   # beside that one: asked too
     corr[CELLS.index((0, 2)), 4] = 0.5   # beside the card, like a plain section: not
     corr[CELLS.index((0, 0)), 5] = 0.25  # beside the card, in the bare mat's group: not
-    assert shoal.doubts(CELLS, found, corr, 0.3, plain) == [(3, 1), (3, 2)]
-    assert shoal.doubts(CELLS, {}, corr, 0.3, plain) == []
+    assert peel.doubts(CELLS, found, corr, 0.3, plain) == [(3, 1), (3, 2)]
+    assert peel.doubts(CELLS, {}, corr, 0.3, plain) == []

@@ -48,6 +48,7 @@ def test_clean_photos_are_read_exactly(deck: Deck, reader: shoal.ShoalReader,
     reading = reader.read(s.photo)
     assert reading.cells == s.cells
     assert min(reading.confidence.values()) > 0.5
+    assert reading.hidden == [] and reading.to_json()["retake"] is None  # no glare
     xs = [int(c.split(",")[0]) for c in reading.cells]
     ys = [int(c.split(",")[1]) for c in reading.cells]
     assert min(xs) == 0 and min(ys) == 0

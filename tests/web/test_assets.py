@@ -5,6 +5,7 @@ scripts as one file at an address that names its content, kept a year."""
 from __future__ import annotations
 
 import gzip
+import json
 import re
 import shutil
 from collections.abc import Callable
@@ -116,3 +117,26 @@ def test_an_unknown_asset_is_a_clear_404(client: FlaskClient) -> None:
         assert "no asset named" in (res.json or {})["error"], name
     res = client.get("/assets/0123456789abcdef/..%2fcompanion.db")
     assert res.status_code == 404 and res.is_json
+
+
+def test_the_game_inside_a_page_carries_each_line_of_the_log_once(
+        client: FlaskClient, writer: Callable[..., Any]) -> None:
+    sid = writer("post", "/api/games", json={"game": "shark", "players": ["Ann", "Ben"],
+                                             "options": {"starting_cash": 4000}}).json["id"]
+    for action in ({"type": "choose_stock", "company": "red"},
+                   {"type": "choose_stock", "company": "blue"},
+                   {"type": "roll", "company": "red", "area": "1"}):
+        res = writer("post", f"/api/games/{sid}/actions", json={"action": action})
+        assert res.status_code == 200, res.json
+    whole = client.get(f"/api/games/{sid}").json or {}
+    page = client.get(f"/games/{sid}").data.decode()
+    found = re.search(r'<script id="game-view" type="application/json">(.*?)</script>',
+                      page, re.S)
+    assert found, "no game inside the page"
+    inside = json.loads(found[1])
+    assert [line["text"] for line in inside["log"]] == [line["text"] for line in whole["log"]]
+    assert all(set(line) <= {"seq", "text", "paid"} for line in inside["log"])
+    # The scores and prices after each move come once, as the score history and series.
+    assert inside["timeline"] == whole["timeline"] and inside["series"] == whole["series"]
+    assert {k: v for k, v in inside.items() if k != "log"} == {
+        k: v for k, v in whole.items() if k != "log"}

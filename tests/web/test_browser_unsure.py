@@ -221,6 +221,9 @@ def test_a_card_the_lamp_washed_out_is_asked_about_and_one_tap_puts_it_in(
     assert "no-card" in choices and fish in choices
     assert "no card" in row.inner_text()
     assert "no score" in page.inner_text("#camera-verdict")
+    # the glare hides mat beside the layout too: the players are told to take it again
+    assert reading.hidden
+    assert page.inner_text("#camera-retake") == reading.retake()
     seen = page.locator(".sh-players > div:first-child [data-cell]")
     before = seen.count()
     assert before == len(reading.cells)

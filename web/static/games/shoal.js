@@ -119,6 +119,10 @@
     if (reading) {
       const cam = window.CAMERA;
       const unsure = cam.open(reading.result, fixes);
+      // Glare over the mat beside the layout: a card there was not read.
+      if (reading.result.retake) {
+        parts.push(h("p", { class: "pending", id: "camera-retake", role: "alert" }, reading.result.retake));
+      }
       parts.push(cam.panel(h, reading.result, fixes,
         (value) => (!value || value === "no-card" ? "no card" : value),
         (cell, value) => { fixes[cell] = value; ctx.rerender(); }));

@@ -1,0 +1,146 @@
+"""Peeling a layered shoal from the top down, by card: which card lies where and which of
+its sections shows, from each lattice cell's correlation with every section of every
+card (:mod:`vision.shoal` measures those in the photo). Also which cells the peel left
+bare that a card may yet lie on (glare), and which cells beside the shoal glare hides.
+
+Cells are ``(x, y)`` lattice places, x right and y down; a card at place ``(x, y)``
+covers that cell and the three right of and below it (:data:`QUADRANTS`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+Cell = tuple[int, int]
+QUADRANTS: tuple[Cell, ...] = ((0, 0), (1, 0), (0, 1), (1, 1))
+"""A card's sections in the deck's row-major order, as (dx, dy) from its top-left."""
+
+FEWER = 0.02
+"""A card place showing fewer sections scores this much less for each one hidden: of two
+places that explain a cell equally well, the one that explains more of the photo wins."""
+
+HIDDEN = 0.5
+"""A cell beside the shoal of which less than this share is seen (the rest clipped) is
+hidden by glare (:func:`hidden`): more of a card there is unknown than known."""
+
+
+def two_groups(values: np.ndarray) -> tuple[float, float]:
+    """Where a set of values splits best in two (Otsu's criterion: the split that
+    leaves each side least spread), and the median of the lower side."""
+    v = np.sort(values.astype(np.float64))
+    if len(v) < 2:
+        return float(v[0]) if len(v) else 0.0, float(v[0]) if len(v) else 0.0
+    k = np.arange(1, len(v))
+    total = np.cumsum(v)
+    low_mean = total[:-1] / k
+    high_mean = (total[-1] - total[:-1]) / (len(v) - k)
+    between = k * (len(v) - k) * (low_mean - high_mean) ** 2
+    cut = int(between.argmax()) + 1
+    return float((v[cut - 1] + v[cut]) / 2), float(np.median(v[:cut]))
+
+
+def outshone(sections: np.ndarray, sure: float, values: np.ndarray, plain: np.ndarray
+             ) -> np.ndarray:
+    """``sections`` (cells x N, section j showing ``values[j]``) with each correlation
+    lowered by as much as a section of another value correlates better with the cell,
+    where that one has fish and is a sure match (``sure`` or above; ``plain``, N:
+    sections without fish, whose correlation is their edges' only).
+
+    A card lying under another shows that card's section where they overlap; its own
+    section there may look alike, and the card must not be peeled first for the three
+    others it shows well."""
+    kinds, of = np.unique(values, return_inverse=True)
+    by_value = np.full((len(sections), len(kinds)), -np.inf)
+    np.maximum.at(by_value.T, of, np.where(plain[None, :], -np.inf, sections).T)
+    order = np.argsort(-by_value, 1)
+    first, second = order[:, 0], order[:, 1] if len(kinds) > 1 else order[:, 0]
+    rows = np.arange(len(sections))[:, None]
+    other = np.where(of[None, :] == first[:, None], by_value[rows, second[:, None]],
+                     by_value[rows, first[:, None]])
+    out: np.ndarray = np.where((other >= sure) & (other > sections),
+                               2 * sections - other, sections)
+    return out
+
+
+def doubts(cells: list[Cell], found: dict[Cell, int], sections: np.ndarray, split: float,
+           plain: np.ndarray) -> list[Cell]:
+    """The cells the peel left bare that a card may yet lie on: their best correlation
+    (``sections``, cells x N) is in the cards' group (above ``split``) and with a section
+    that has fish (not ``plain``, N: the bare mat beside a card matches a plain section's
+    edge and frame), and they touch the shoal (their 8 neighbours include a cell found
+    or doubtful). Glare that washes a card out leaves such cells; a player settles them."""
+    out: list[Cell] = []
+    near = set(found)
+    best, which = sections.max(1), sections.argmax(1)
+    left = [c for k, c in enumerate(cells)
+            if c not in found and best[k] > split and not plain[which[k]]]
+    while True:
+        new = [c for c in left if c not in out and any(
+            (c[0] + dx, c[1] + dy) in near for dx in (-1, 0, 1) for dy in (-1, 0, 1))]
+        if not new:
+            return sorted(out, key=lambda c: (c[1], c[0]))
+        out += new
+        near.update(new)
+
+
+def hidden(cells: list[Cell], seen: np.ndarray, shoal: set[Cell]) -> list[Cell]:
+    """The cells beside the ``shoal`` (the 8 neighbours of its cells, not in it) that
+    glare hides: less than :data:`HIDDEN` of them seen (``seen``, per cell, the share of
+    its samples not clipped). A card that lay there, under the glare, would not be read;
+    every card touches the shoal, so none lies further out."""
+    out = [c for k, c in enumerate(cells) if c not in shoal and seen[k] < HIDDEN
+           and any((c[0] + dx, c[1] + dy) in shoal for dx in (-1, 0, 1) for dy in (-1, 0, 1))]
+    return sorted(out, key=lambda c: (c[1], c[0]))
+
+
+def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,
+         plain: np.ndarray | None = None) -> dict[Cell, int]:
+    """The visible section template of each covered cell, peeling cards top-down.
+
+    ``sections`` (cells x 4N) correlates each cell with section q of card n at column
+    4n + q. At each step every card at every lattice place is scored by the mean
+    correlation of its sections not yet explained (less :data:`FEWER` for each one a
+    card above hides); a section that is not one of ``cells`` (off the mat, in its edge
+    band, on a marker, or too far from the shoal to be matched) is not seen and scores
+    ``bare``, so the edge of a card beside the mat's edge is no card. The best at or
+    below ``stop`` ends the peeling (cells that count for no card score ``stop``).
+
+    A plain section (``plain``, 4N: no fish, so it correlates by its edges and frame
+    only) at a cell that some section with fish matches better, and above ``stop``, is
+    taken as hidden by a card above: the card is scored with it, as every card is, but
+    does not explain it; the card whose fish show there does."""
+    index = {c: k for k, c in enumerate(cells)}
+    n_cards = sections.shape[1] // 4
+    places = sorted({(i - dx, j - dy) for i, j in cells for dx, dy in QUADRANTS})
+    where = np.array([[index.get((a + dx, b + dy), -1) for dx, dy in QUADRANTS]
+                      for a, b in places])  # places x 4
+    on_mat = where >= 0
+    columns = np.arange(n_cards)[None, None, :] * 4 + np.arange(4)[None, :, None]
+    at = np.maximum(where, 0)[:, :, None]
+    gathered = sections[at, columns]  # places x 4 x cards
+    under = np.zeros(gathered.shape, bool)  # plain sections with fish of a card above
+    if plain is not None and (~plain).any():
+        fish = np.where(plain[None, :], -np.inf, sections).max(1)  # best fish, per cell
+        under = plain[columns] & (fish[at] > np.maximum(gathered, stop))
+    off = (~on_mat).sum(1)[:, None]  # sections not seen: they count as bare mat scores
+    explained = np.zeros(len(cells), bool)
+    spent = np.zeros(gathered.shape[::2], bool)  # places x cards that explain nothing more
+    found: dict[Cell, int] = {}
+    while True:
+        visible = on_mat & ~explained[np.maximum(where, 0)]
+        count = visible.sum(1)
+        if not count.any():
+            break
+        mean = (((gathered * visible[:, :, None]).sum(1) + bare * off)
+                / np.maximum(count[:, None] + off, 1))
+        score = np.where((count[:, None] > 0) & ~spent,
+                         mean - FEWER * (4 - count[:, None] - off), -np.inf)
+        place, card = np.unravel_index(int(score.argmax()), score.shape)
+        if score[place, card] <= stop:
+            break
+        spent[place, card] = True
+        for q in np.flatnonzero(visible[place] & ~under[place, :, card]):
+            k = int(where[place, q])
+            explained[k] = True
+            found[cells[k]] = int(card) * 4 + int(q)
+    return found
