@@ -15,7 +15,11 @@ object by looking like none of the faces only once a glare halo on it is allowed
 (:func:`without_halo`): a blank beside a lamp's reflection is a blank. A card whose
 colour fits its face only at more contrast than the photo's clearest cards show
 (:func:`bounded_misfit`: a brown card as a blank's faint tint stretched fivefold) is
-asked about. Build a :class:`PooDiversReader` once per faces file, mat and layout.
+not that face, unless clipped somewhere (a clipped channel says only "at least this
+bright"); one that only the free fit calls that face is asked about. A card under a
+veil (as the cards around it that match a patterned picture show it, beyond what every
+card of the photo shows: :func:`veiled`) says that much less, as a card partly clipped
+does. Build a :class:`PooDiversReader` once per faces file, mat and layout.
 """
 
 from __future__ import annotations
@@ -166,6 +170,29 @@ def without_halo(small: np.ndarray, corners: np.ndarray, templates: templates.Te
     return matching.distances(left.reshape(k, n, 3), templates, noise)
 
 
+def veiled(small: np.ndarray, corners: np.ndarray, templates: templates.Templates,
+           dist: np.ndarray, unlike: float, noise: float, means: np.ndarray,
+           where: np.ndarray) -> np.ndarray:
+    """The share (K, 0..1) of each card's light that is a veil's, as the cards around it
+    (``where``: K x 2 grid column and row) that match a patterned picture show it: each
+    such card's brightness beyond its picture at the contrast it shows
+    (:func:`vision.matching.veil`), weighed by nearness (a veil is smooth over a card)."""
+    patterned = (templates.features ** 2).mean(1) > 9 * noise ** 2 + templates.wear
+    best = dist.argmin(1)
+    sure = patterned[best] & (dist.min(1) < unlike)
+    if not sure.any():
+        return np.zeros(len(dist))
+    veil = matching.veil(small, corners[sure], templates, best[sure])
+    # beyond what every card shows (its own blur lowers a photo's contrast everywhere,
+    # and the photo's densities already allow for what all its cards share)
+    veil = np.maximum(veil - np.median(veil), 0.0)
+    gap = ((where[:, None, :] - where[None, sure, :]) ** 2).sum(-1)
+    w = np.exp(-gap / 2)
+    around = (w @ veil) / np.maximum(w.sum(1), 1e-9)
+    out: np.ndarray = np.clip(around / np.maximum(means.mean(1), 1e-3), 0.0, 1.0)
+    return out
+
+
 class PooDiversReader:
     """Reads Tokyo Poo Divers layouts of one faces file, mat and layout."""
 
@@ -217,7 +244,11 @@ class PooDiversReader:
         misfit = matching.colour_misfit(means, templates, light.mat)
         pattern = dist - misfit / (3 * (matching.FLOOR * colour_noise) ** 2)
         colours = card_colours(means, pattern, templates, unlike, noise)
-        spread, bounded = colour_noise, misfit
+        box, inset = templates.box_mm, templates.inset_mm
+        # the share of each card seen (not clipped): what its distances were measured on
+        share = (matching.sample(known, corners + shift, box, inset, (0,), outside=1.0)
+                 > 0.5).mean(1)
+        spread, bounded, clear = colour_noise, misfit, np.zeros(len(cells), bool)
         if colours is not None:
             # colours compared at the spread the cards show, with the cast they show
             # taken out or, that cast being an estimate, as photographed
@@ -227,12 +258,19 @@ class PooDiversReader:
             bounded = np.minimum(bounded_misfit(means, templates, light.mat, contrast),
                                  bounded_misfit(means / cast, templates, light.mat, contrast))
             spread = max(colour_noise, shown)
+            # a card clipped anywhere shows its colour only as "at least this bright" in
+            # the clipped channel (and the means of what is left lean away from it)
+            clear = share >= 1.0
         # a card brighter than its picture can be is veiled, by light whose colour is
         # unknown: its colour says that much less
         excess = np.maximum(means.mean(1)[:, None] - templates.means.mean(1)[None, :], 0.0)
         scale = 3 * ((matching.FLOOR * spread) ** 2 + excess ** 2)
-        dist, dist_b = pattern + misfit / scale, pattern + bounded / scale
-        density = calibration.photo_density(dist, self.margins.worn)
+        # two fits of a card's colour to each face: its gain free (any contrast), or held
+        # to what light gives (:func:`bounded_misfit`); a card is read by the bounded one
+        # unless clipped, and is as sure as the less sure of the two
+        dist_f, dist_b = pattern + misfit / scale, pattern + bounded / scale
+        dist = np.where(clear[:, None], dist_b, dist_f)
+        density = calibration.photo_density(dist_f, self.margins.worn)
         unlike = object_margin(templates, self.margins, float(np.exp(density[0])),
                                (density[1], density[3]))
         values, nearest = faces_apart(dist, templates.labels, unlike)
@@ -248,20 +286,17 @@ class PooDiversReader:
                       np.median((light.flat / (low + 1.0)).reshape(-1, 3)[::97], 0)]
             plain = without_halo(small, (corners + shift)[absent], templates, noise,
                                  halos(templates, min(cw, ch), whites))
-            dist[absent] = np.minimum(dist[absent], plain + (dist - pattern)[absent])
-            dist_b[absent] = np.minimum(dist_b[absent], plain + (dist_b - pattern)[absent])
+            for d in (dist, dist_f, dist_b):
+                d[absent] = np.minimum(d[absent], plain + (d - pattern)[absent])
             values, nearest = faces_apart(dist, templates.labels, unlike)
-        # a card whose colour fits its face only at more contrast than light gives (the
-        # bounded fit) is asked about: read by the free fit (a near-white card's tint is
-        # the camera's as much as the print's), as sure as the less sure of the two
-        _, nearest_b = faces_apart(dist_b, templates.labels, unlike)
-        box, inset = templates.box_mm, templates.inset_mm
-        # the share of each card seen (not clipped): what its distances were measured on
-        seen = (matching.sample(known, corners + shift, box, inset, (0,), outside=1.0)
-                > 0.5).mean(1)
+        nearest_f = faces_apart(dist_f, templates.labels, unlike)[1]
+        nearest_b = faces_apart(dist_b, templates.labels, unlike)[1]
+        # a veiled card's light is that much the veil's, not its print's
+        seen = share * (1.0 - veiled(small, corners + shift, templates, dist, unlike, noise,
+                                    means, np.array(cells, float)))
         reading = Reading("poodivers", {}, {}, view=view)
         for k, (c, r) in enumerate(cells):
-            options = calibration.posterior(nearest[k], values, density, seen=float(seen[k]))
+            options = calibration.posterior(nearest_f[k], values, density, seen=float(seen[k]))
             strict = calibration.posterior(nearest_b[k], values, density, seen=float(seen[k]))
             label = values[int(nearest[k].argmin())]
             name = str(Cell(c, r))
