@@ -268,9 +268,11 @@ class PooDiversReader:
             bounded = np.minimum(bounded_misfit(means, templates, light.mat, contrast),
                                  bounded_misfit(means / cast, templates, light.mat, contrast))
             spread = max(colour_noise, shown)
-            # a card clipped anywhere shows its colour only as "at least this bright" in
-            # the clipped channel (and the means of what is left lean away from it)
-            clear = share >= 1.0
+            # a card clipped anywhere (a pixel of the photo at the sensor's top) shows its
+            # colour only as "at least this bright" in that channel, and the means of
+            # what is left lean away from it
+            at_top = matching.sample(clip, corners + shift, box, inset, (0,), outside=0.0)
+            clear = np.asarray(at_top.max(1) <= 0)
         # a card brighter than its picture can be is veiled, by light whose colour is
         # unknown: its colour says that much less
         excess = np.maximum(means.mean(1)[:, None] - templates.means.mean(1)[None, :], 0.0)
