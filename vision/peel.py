@@ -85,11 +85,22 @@ def doubts(cells: list[Cell], found: dict[Cell, int], sections: np.ndarray, spli
 
 def hidden(cells: list[Cell], seen: np.ndarray, shoal: set[Cell]) -> list[Cell]:
     """The cells beside the ``shoal`` (the 8 neighbours of its cells, not in it) that
-    glare hides: less than :data:`HIDDEN` of them seen (``seen``, per cell, the share of
-    its samples not clipped). A card that lay there, under the glare, would not be read;
+    glare hides: less than :data:`HIDDEN` seen (``seen``, per cell, the share of its
+    samples not clipped), or a cell of a card's place of which, over its four cells,
+    less than that is seen. A card that lay there, under the glare, would not be read;
     every card touches the shoal, so none lies further out."""
-    out = [c for k, c in enumerate(cells) if c not in shoal and seen[k] < HIDDEN
-           and any((c[0] + dx, c[1] + dy) in shoal for dx in (-1, 0, 1) for dy in (-1, 0, 1))]
+    share = dict(zip(cells, seen, strict=True))
+    out = []
+    for c in cells:
+        if c in shoal or not any((c[0] + dx, c[1] + dy) in shoal
+                                 for dx in (-1, 0, 1) for dy in (-1, 0, 1)):
+            continue
+        cards = [[(c[0] - px + dx, c[1] - py + dy) for dx, dy in QUADRANTS]
+                 for px, py in QUADRANTS]  # the four places of a card covering c
+        if share[c] < HIDDEN or any(all(x in share for x in four)
+                                    and np.mean([share[x] for x in four]) < HIDDEN
+                                    for four in cards):
+            out.append(c)
     return sorted(out, key=lambda c: (c[1], c[0]))
 
 

@@ -49,13 +49,14 @@ class Reading:
     candidates: dict[str, dict[str, float]] = field(default_factory=dict)
     """Cell -> the values it could be and their probability, most likely first."""
     veil: dict[str, float] = field(default_factory=dict)
-    """Cell -> how much a glare veil brightens it (paper-white units; 0 when none)."""
+    """Cell -> how much a glare veil brightens it (paper-white units; 0 when none).
+    Filled by the Shoal reader only."""
     doubtful: dict[str, dict[str, float]] = field(default_factory=dict)
     """Cells read as bare mat that may be under a card (Shoal, glare): the values they
     could be, ``no-card`` among them, most likely first. Not in ``cells``; unsure."""
     hidden: list[str] = field(default_factory=list)
-    """Cells beside the layout that glare hides (Shoal: more than half clipped): a card
-    there would not be read. Not in ``cells``; if a card lies there, the photo is worth
+    """Cells beside the layout that glare hides (Shoal, :func:`vision.peel.hidden`): a
+    card there would not be read. Not in ``cells``; if a card lies there, the photo is worth
     taking again (on an overexposed mat the bare paper clips too, with no card hidden)."""
 
     def retake(self) -> str | None:

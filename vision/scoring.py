@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from vision.errors import VisionError
 from vision.mat import read_photo
+from vision.reading import Reading
 from vision.shoal import ShoalReader, layout_of
+from vision.templates import NO_CARD
 
 
 def layouts_from_photos(photos: list[Path], deck: Path | None,
@@ -14,7 +17,32 @@ def layouts_from_photos(photos: list[Path], deck: Path | None,
 
     ``deck`` is the deck.json (or folder) whose card images the reader matches, the
     shipped deck when ``None``; ``mat`` the mat.json, the project's A3 mat when ``None``.
-    Raises :class:`vision.errors.VisionError` (a ``ValueError``) for anything unreadable.
+    Raises :class:`vision.errors.VisionError` (a ``ValueError``) for anything unreadable,
+    and for a photo with a cell the reader is unsure of: no score is taken from a reading
+    nobody has settled (the dashboard's camera view asks; here the players check).
     """
     reader = ShoalReader.from_files(deck, mat)
-    return [layout_of(reader.read(read_photo(photo))) for photo in photos]
+    out = []
+    for photo in photos:
+        reading = reader.read(read_photo(photo))
+        _settled(reading, photo)
+        out.append(layout_of(reading))
+    return out
+
+
+def _settled(reading: Reading, photo: Path) -> None:
+    """:class:`VisionError` naming each unsure cell of ``reading`` and what it may be."""
+    unsure = reading.unsure()
+    if not unsure:
+        return
+    said = []
+    for cell in unsure[:4]:
+        options = reading.doubtful.get(cell) or reading.candidates.get(cell) or {}
+        values = ["no card" if v == NO_CARD else v for v in list(options)[:2]]
+        said.append(f"{cell}: {' or '.join(values)}" if values else cell)
+    more = f" and {len(unsure) - 4} more" if len(unsure) > 4 else ""
+    raise VisionError(
+        f"{photo}: the camera is unsure of {len(unsure)} cell{'s' if len(unsure) > 1 else ''} "
+        f"({'; '.join(said)}{more}): see them with `companion vision read shoal {photo} "
+        "--overlay seen.png` and score the layout as text with --layout, or take the photo "
+        "again")

@@ -86,6 +86,15 @@ def test_cells_beside_the_shoal_mostly_clipped_are_hidden() -> None:
     seen = np.append(np.delete(seen, CELLS.index((0, 2))), 0.0)
     assert peel.hidden(cells, seen, {(1, 1), (2, 1)}) == [(0, 0), (3, 2)]
     assert peel.hidden(cells, np.ones(len(cells)), {(1, 1), (2, 1)}) == []
+    # a card's place beside the shoal, (2, 2) to (3, 3), less than half seen over its
+    # four cells though (2, 2) is seen more than half: its cells beside the shoal are
+    # hidden ((2, 3) and (3, 3) lie two cells from it)
+    grid = [(i, j) for j in range(4) for i in range(4)]
+    clipped = {(2, 2): 0.55, (3, 2): 0.3, (2, 3): 0.6, (3, 3): 0.5}
+    seen = np.array([clipped.get(c, 1.0) for c in grid])
+    assert peel.hidden(grid, seen, {(1, 1), (2, 1)}) == [(2, 2), (3, 2)]
+    seen[grid.index((3, 3))] = 1.0  # the place more than half seen: (2, 2) is not hidden
+    assert peel.hidden(grid, seen, {(1, 1), (2, 1)}) == [(3, 2)]
 
 
 def test_bare_mat_is_left_out_and_the_stop_is_what_ends_the_peel() -> None:
