@@ -193,6 +193,16 @@ def veiled(small: np.ndarray, corners: np.ndarray, templates: templates.Template
     return out
 
 
+def likely(nearest: np.ndarray, density: calibration.Density, seen: np.ndarray
+           ) -> np.ndarray:
+    """:func:`vision.calibration.posterior` of every card at once (K x 4, the faces
+    counted once each by :func:`faces_apart`; ``seen`` K, the share of its evidence)."""
+    lw = calibration.log_weights(nearest, density) * seen[:, None]
+    w = np.exp(lw - lw.max(1, keepdims=True))
+    out: np.ndarray = w / w.sum(1, keepdims=True)
+    return out
+
+
 class PooDiversReader:
     """Reads Tokyo Poo Divers layouts of one faces file, mat and layout."""
 
@@ -258,9 +268,11 @@ class PooDiversReader:
             bounded = np.minimum(bounded_misfit(means, templates, light.mat, contrast),
                                  bounded_misfit(means / cast, templates, light.mat, contrast))
             spread = max(colour_noise, shown)
-            # a card clipped anywhere shows its colour only as "at least this bright" in
-            # the clipped channel (and the means of what is left lean away from it)
-            clear = share >= 1.0
+            # a card clipped anywhere (a pixel of the photo at the sensor's top) shows its
+            # colour only as "at least this bright" in that channel, and the means of
+            # what is left lean away from it
+            at_top = matching.sample(clip, corners + shift, box, inset, (0,), outside=0.0)
+            clear = np.asarray(at_top.max(1) <= 0)
         # a card brighter than its picture can be is veiled, by light whose colour is
         # unknown: its colour says that much less
         excess = np.maximum(means.mean(1)[:, None] - templates.means.mean(1)[None, :], 0.0)
@@ -295,16 +307,17 @@ class PooDiversReader:
         seen = share * (1.0 - veiled(small, corners + shift, templates, dist, unlike, noise,
                                     means, np.array(cells, float)))
         reading = Reading("poodivers", {}, {}, view=view)
+        free, held = likely(nearest_f, density, seen), likely(nearest_b, density, seen)
+        sure = np.minimum(free, held)
+        both = ((free + held) / 2).tolist()
         for k, (c, r) in enumerate(cells):
-            options = calibration.posterior(nearest_f[k], values, density, seen=float(seen[k]))
-            strict = calibration.posterior(nearest_b[k], values, density, seen=float(seen[k]))
-            label = values[int(nearest[k].argmin())]
+            v = int(nearest[k].argmin())
             name = str(Cell(c, r))
             dx, dy = shift[k]
-            reading.cells[name] = label
-            reading.confidence[name] = min(options[label], strict[label])
-            both = {v: (options[v] + strict[v]) / 2 for v in values}
-            reading.candidates[name] = dict(sorted(both.items(), key=lambda kv: -kv[1]))
+            reading.cells[name] = values[v]
+            reading.confidence[name] = float(sure[k, v])
+            reading.candidates[name] = dict(sorted(zip(values, both[k], strict=True),
+                                                   key=lambda kv: -kv[1]))
             ox, oy = mat.origin_mm
             reading.boxes_mm[name] = (ox + x0 + c * pitch_x + dx, oy + y0 + r * pitch_y + dy,
                                       cw, ch)

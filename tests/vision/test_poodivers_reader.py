@@ -239,3 +239,18 @@ def test_the_noise_floor_is_the_bare_mat_s_own_in_the_gaps_between_cards() -> No
     noise, colour = matching.floors(img, bare)
     assert 0.8 * sigma < noise < 1.25 * sigma
     assert colour < 0.02
+
+
+@given(st.lists(st.floats(0.001, 20.0), min_size=8, max_size=8),
+       st.lists(st.floats(0.0, 1.0), min_size=2, max_size=2))
+def test_every_cards_odds_at_once_are_each_cards_own(distances: list[float],
+                                                     seen: list[float]) -> None:
+    """:func:`poodivers.likely` gives every card the odds :func:`calibration.posterior`
+    gives it alone."""
+    values = (*poodivers.FIXED, "object")
+    nearest = np.array(distances).reshape(2, 4)
+    density = (-2.0, 0.5, 0.5, 1.0)
+    at_once = poodivers.likely(nearest, density, np.array(seen))
+    for k in range(2):
+        alone = calibration.posterior(nearest[k], values, density, seen=seen[k])
+        assert np.allclose(at_once[k], [alone[v] for v in values])
