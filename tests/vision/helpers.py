@@ -2,7 +2,26 @@
 
 from __future__ import annotations
 
+import numpy as np
+
+from companion.games.poodivers.layout import rows_of
+from vision import mat
+from vision.decks import load_faces
+from vision.poodivers import PooDiversReader
+from vision.reading import Reading
 from vision.shoal import moved
+from vision.synth_tables import Table
+
+
+def read_grid(table: Table, layout: str, photo: np.ndarray) -> Reading:
+    """A Tokyo Poo Divers photo of a synthetic table, read with that table's files."""
+    return PooDiversReader(load_faces(table.faces), mat.load(table.mat),
+                           tuple(rows_of(layout))).read(photo)
+
+
+def misread(truth: dict[str, str], read: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """Each cell read otherwise than it is: cell -> (truth, read)."""
+    return {c: (v, read.get(c, "")) for c, v in truth.items() if read.get(c) != v}
 
 
 def wrong_cells(truth: dict[str, str], read: dict[str, str], shoal: bool = False

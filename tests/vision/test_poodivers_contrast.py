@@ -8,11 +8,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from companion.games.poodivers.layout import rows_of
-from vision import mat, poodivers
+from vision import poodivers
 from vision.decks import load_faces
 from vision.synth_tables import Table
 from vision.templates import poo_templates
+
+from .helpers import misread, read_grid
 
 
 def test_a_brown_card_fits_a_blank_only_at_more_contrast_than_light_gives(
@@ -35,11 +36,8 @@ def test_faint_objects_on_the_backs_colour_are_objects(
     table = user_table("bright")
     scene = table.poodivers(2000, "easy", "cow")
     assert all(scene.cells[c] == "object" for c in ("B2", "D6", "C9"))
-    reader = poodivers.PooDiversReader(load_faces(table.faces), mat.load(table.mat),
-                                       rows_of("cow"))
-    reading = reader.read(scene.photo)
-    assert reading.cells == scene.cells, {c: (v, reading.cells[c]) for c, v in
-                                          scene.cells.items() if reading.cells[c] != v}
+    reading = read_grid(table, "cow", scene.photo)
+    assert reading.cells == scene.cells, misread(scene.cells, reading.cells)
     assert len(reading.unsure()) <= 16  # asking about a quarter of the layout is no reading
 
 
@@ -51,8 +49,5 @@ def test_a_blank_clipped_in_places_is_read_by_the_free_fit(
     table = user_table("offwhite")
     scene = table.poodivers(1002, "easy", "lovers")
     assert scene.cells["H7"] == "blank"
-    reader = poodivers.PooDiversReader(load_faces(table.faces), mat.load(table.mat),
-                                       rows_of("lovers"))
-    reading = reader.read(scene.photo)
-    assert reading.cells == scene.cells, {c: (v, reading.cells[c]) for c, v in
-                                          scene.cells.items() if reading.cells[c] != v}
+    reading = read_grid(table, "lovers", scene.photo)
+    assert reading.cells == scene.cells, misread(scene.cells, reading.cells)

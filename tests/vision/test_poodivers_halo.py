@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.games.poodivers.layout import rows_of
-from vision import mat, poodivers
-from vision.decks import load_faces
 from vision.synth_tables import Table
+
+from .helpers import misread, read_grid
 
 
 def test_a_blank_beside_a_glare_spot_is_a_blank(user_table: Callable[[str], Table]) -> None:
@@ -18,8 +17,5 @@ def test_a_blank_beside_a_glare_spot_is_a_blank(user_table: Callable[[str], Tabl
     table = user_table("cream")
     scene = table.poodivers(1002, "medium", "lovers")
     assert scene.cells["J1"] == "blank"
-    reader = poodivers.PooDiversReader(load_faces(table.faces), mat.load(table.mat),
-                                       rows_of("lovers"))
-    reading = reader.read(scene.photo)
-    assert reading.cells == scene.cells, {c: (v, reading.cells[c]) for c, v in
-                                          scene.cells.items() if reading.cells[c] != v}
+    reading = read_grid(table, "lovers", scene.photo)
+    assert reading.cells == scene.cells, misread(scene.cells, reading.cells)
