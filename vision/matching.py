@@ -290,21 +290,12 @@ def _unit(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     return out
 
 
-def _unit_templates(templates: Templates) -> np.ndarray:
-    """The templates as unit vectors (N x D; the bare mat's zero template stays zero).
-    A template's whole norm divides: what glare hides of a cell counts against it, so a
-    cell mostly clipped never correlates well by what little is left of it."""
-    t = templates.features
-    out: np.ndarray = t / np.maximum(np.linalg.norm(t, axis=1), 1e-9)[:, None]
-    return out
-
-
 def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
                templates: Templates, shifts: tuple[int, ...]) -> np.ndarray:
     """Correlation of each box (top-left ``corners_mm``, M x 2) at each shift (as
     :func:`sample`) with each template (M*S x N), over the box's known samples only."""
     out: np.ndarray = (_unit(small, known, corners_mm, templates, shifts)
-                       @ _unit_templates(templates).T)
+                       @ templates.unit.T)
     return out
 
 
@@ -337,7 +328,7 @@ def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     first = coarse[best[np.arange(k), few[:, 0]]]
     fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM], float)
     near_rows = _unit(small, known, corners + first, templates, FINE_MM).reshape(k, len(fine), -1)
-    picked = _unit_templates(templates)[few]  # K x FINE_FEW x D
+    picked = templates.unit[few]  # K x FINE_FEW x D
     near_cube = np.matmul(near_rows, picked.transpose(0, 2, 1))  # K x fine x FINE_FEW
     near = near_cube.max(1)
     moved_top = near[:, 0] > ncc[np.arange(k), few[:, 0]]

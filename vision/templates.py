@@ -12,6 +12,7 @@ import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -60,6 +61,16 @@ class Templates:
     a pattern weaker than this is not told from what a photo does to a card."""
     cached: bool = False
     """True when read from the cache instead of built."""
+
+    @cached_property
+    def unit(self) -> np.ndarray:
+        """The features as unit vectors (N x D; the bare mat's zero template stays zero),
+        made once. A template's whole norm divides: what glare hides of a cell counts
+        against it, so a cell mostly clipped never correlates well by what little is
+        left of it."""
+        t = self.features
+        out: np.ndarray = t / np.maximum(np.linalg.norm(t, axis=1), 1e-9)[:, None]
+        return out
 
 
 Feature = tuple[np.ndarray, np.ndarray, np.ndarray]
