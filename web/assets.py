@@ -22,9 +22,6 @@ from web.errors import ApiError
 
 bp = Blueprint("assets", __name__)
 
-CAMERA_GAMES = ("shoal", "poodivers")
-"""Games whose pages read the table through the camera (``static/camera.js``)."""
-
 YEAR = 365 * 24 * 3600
 
 
@@ -38,12 +35,13 @@ def bundle_files(name: str) -> tuple[str, ...]:
     if name == "start.js":
         return ("common.js", "start.js")
     from companion import games
+    from web.camera import camera_games  # the games vision has a reader of
     game = name.removesuffix(".js")
     if not name.endswith(".js") or game not in games.available():
         raise KeyError(name)
     own = Path(current_app.static_folder or "") / "games" / name
     return ("common.js", "chart.js", "game.js",
-            *(("camera.js",) if game in CAMERA_GAMES else ()),
+            *(("camera.js",) if game in camera_games() else ()),
             *((f"games/{name}",) if own.is_file() else ()), "boot.js")
 
 
