@@ -309,15 +309,17 @@ class PooDiversReader:
         reading = Reading("poodivers", {}, {}, view=view)
         free, held = likely(nearest_f, density, seen), likely(nearest_b, density, seen)
         sure = np.minimum(free, held)
-        both = ((free + held) / 2).tolist()
+        # the candidates are the odds of the distances a card is read by (in their order:
+        # the value read is always the first), however much less sure the other fit is
+        odds = likely(nearest, density, seen)
+        order = np.argsort(nearest, 1, kind="stable")
         for k, (c, r) in enumerate(cells):
-            v = int(nearest[k].argmin())
+            v = int(order[k, 0])
             name = str(Cell(c, r))
             dx, dy = shift[k]
             reading.cells[name] = values[v]
             reading.confidence[name] = float(sure[k, v])
-            reading.candidates[name] = dict(sorted(zip(values, both[k], strict=True),
-                                                   key=lambda kv: -kv[1]))
+            reading.candidates[name] = {values[i]: float(odds[k, i]) for i in order[k]}
             ox, oy = mat.origin_mm
             reading.boxes_mm[name] = (ox + x0 + c * pitch_x + dx, oy + y0 + r * pitch_y + dy,
                                       cw, ch)
