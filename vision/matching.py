@@ -135,12 +135,11 @@ def sample(small: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float
             if xa < xb and ya < yb:
                 region[ya - y:yb - y, xa - x:xb - x] = image[ya:yb, xa:xb]
             regions[k] = region[::grid, ::grid]
-    views = np.lib.stride_tricks.sliding_window_view(regions, (wh, ww) if grid == 1 else
-                                                     (-(-wh // STEP), -(-ww // STEP)),
-                                                     axis=(1, 2))
-    views = views[:, ::step // grid, ::step // grid]  # K x S x S x c x gh x gw
-    if grid == 1:
-        views = views[:, :, :, :, ::STEP, ::STEP]
+    size = (wh, ww) if grid == 1 else (-(-wh // STEP), -(-ww // STEP))
+    views = np.lib.stride_tricks.sliding_window_view(regions, size, axis=(1, 2))
+    views = views[:, ::step // grid, ::step // grid]  # K x S x S x c x window
+    if grid == 1:  # the grid's pixels of each window
+        views = views[..., ::STEP, ::STEP]
     out = views.transpose(0, 1, 2, 4, 5, 3).reshape(len(tl) * len(d) ** 2, -1, c)
     return out if small.ndim == 3 else out[:, :, 0]
 
