@@ -8,8 +8,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import cv2
-import numpy as np
 import pytest
 
 from companion.cli import main
@@ -20,7 +18,7 @@ from vision.images import load
 from vision.poodivers import PooDiversReader
 from vision.shoal import ShoalReader, moved
 
-from .helpers import errors, wrong_cells
+from .helpers import as_sent, errors, wrong_cells
 
 SET = Path(__file__).with_name("blender")
 PER_GAME = 3
@@ -176,15 +174,6 @@ def test_poo_divers_cards_washed_out_by_the_lamp_are_asked_about() -> None:
                                                    for c in ("E6", "F6")}
     clear = [c for c in ("A1", "B1", "A2", "J9", "K10") if c in reading.cells]
     assert clear and all(reading.confidence[c] >= calibration.UNSURE for c in clear)
-
-
-def as_sent(photo: np.ndarray) -> np.ndarray:
-    """The photo as the benchmark reads it: encoded again as a phone sends it (JPEG 92)."""
-    ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    assert ok
-    out = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-    assert out is not None
-    return out
 
 
 def test_poo_divers_cards_the_lamp_brightens_are_never_read_as_objects_silently() -> None:
