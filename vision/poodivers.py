@@ -24,6 +24,7 @@ does. Build a :class:`PooDiversReader` once per faces file, mat and layout.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -135,6 +136,22 @@ def faces_apart(dist: np.ndarray, labels: tuple[str, ...], unlike: float
     return (*FIXED, "object"), out
 
 
+@cache
+def _bumps(window: tuple[int, int], card_mm: float) -> np.ndarray:
+    """The halos' shapes (M x n, planes removed) over a compared window of ``window``
+    feature pixels: made once per faces file, as the planes are linear in light."""
+    ww, wh = window
+    ys, xs = np.mgrid[0:wh:matching.STEP, 0:ww:matching.STEP].astype(np.float32)
+    xs, ys = xs.ravel(), ys.ravel()
+    bumps = [np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma * sigma))
+             for sigma in (card_mm / 4, card_mm / 2, card_mm)
+             for cy in np.linspace(-wh / 4, 5 * wh / 4, 5)
+             for cx in np.linspace(-ww / 4, 5 * ww / 4, 5)]
+    out: np.ndarray = matching.deplane(np.stack(bumps)[:, :, None].astype(np.float32),
+                                       matching.plane_basis(ww, wh))[:, :, 0]
+    return out
+
+
 def halos(templates: templates.Templates, card_mm: float, whites: list[np.ndarray]
           ) -> np.ndarray:
     """The glare halos a card may show (M x n*3, each with its plane removed as the
@@ -142,19 +159,10 @@ def halos(templates: templates.Templates, card_mm: float, whites: list[np.ndarra
     own colour and the camera's white), from a quarter of the card (``card_mm``) wide to
     the whole card, centred anywhere on the compared window or a little beyond it (a
     spot on the card beside)."""
-    ww, wh = matching.window(templates.box_mm, templates.inset_mm)
-    ys, xs = np.mgrid[0:wh:matching.STEP, 0:ww:matching.STEP].astype(np.float32)
-    xs, ys = xs.ravel(), ys.ravel()
-    bumps = []
-    for sigma in (card_mm / 4, card_mm / 2, card_mm):
-        for cy in np.linspace(-wh / 4, 5 * wh / 4, 5):
-            for cx in np.linspace(-ww / 4, 5 * ww / 4, 5):
-                bump = np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma * sigma))
-                for white in whites:
-                    bumps.append(bump[:, None] * (white / np.linalg.norm(white))[None, :])
-    q = matching.plane_basis(ww, wh)
-    out: np.ndarray = matching.deplane(np.stack(bumps).astype(np.float32), q)
-    return out.reshape(len(bumps), -1)
+    shapes = _bumps(matching.window(templates.box_mm, templates.inset_mm), card_mm)
+    units = np.stack([w / np.linalg.norm(w) for w in whites]).astype(np.float32)
+    out: np.ndarray = shapes[:, None, :, None] * units[None, :, None, :]  # M x W x n x 3
+    return out.reshape(len(shapes) * len(units), -1)
 
 
 def without_halo(small: np.ndarray, corners: np.ndarray, templates: templates.Templates,
