@@ -186,21 +186,32 @@ def distances(samples: np.ndarray, templates: Templates, noise: float,
     m, n = samples.shape[:2]
     t = templates.features
     eps2 = n * 3 * ((FLOOR * noise) ** 2 + templates.wear)
+    tt = (t * t).sum(1)[None, :]
+    # the templates hold no plane, so a sample's plane adds nothing to its products with
+    # them, and what removing it leaves of the sample's square is the square less the
+    # plane's part (Pythagoras): no sample seen whole need have its plane removed
+    flat = np.ascontiguousarray(samples, np.float32).reshape(m, -1)
+    pt = flat @ t.T
+    coef = np.einsum("nk,mnc->mkc", q, samples.astype(np.float64), optimize=True)
+    whole = flat.astype(np.float64)
+    pp = np.maximum(np.einsum("md,md->m", whole, whole) - (coef * coef).sum((1, 2)), 0.0)
+    d = _unit_distance(pp[:, None], pt, tt, eps2)
     if weight is not None:  # mostly clipped: compare what there is
         weight = np.where(weight.mean(1, keepdims=True) < 0.25, 1, weight)
-    if weight is None or bool((weight >= 1).all()):
-        p = deplane(samples, q).reshape(m, -1)
-        pp = (p * p).sum(1)[:, None]
-        pt = p @ t.T
-        tt = (t * t).sum(1)[None, :]
-    else:
-        p3 = deplane_weighted(samples, weight, q)
-        w3 = np.repeat(weight, 3, axis=1).reshape(m, -1)
-        p = p3.reshape(m, -1) * w3
-        pp = (p * p).sum(1)[:, None]
-        pt = p @ t.T
-        tt = w3 @ (t * t).T
-        eps2 = eps2 * np.maximum(weight.mean(1), 1e-3)[:, None]
+        part = np.flatnonzero(weight.min(1) < 1)
+        if part.size:  # partly clipped: the plane fitted to, and compared over, what shows
+            w = weight[part]
+            p3 = deplane_weighted(samples[part], w, q)
+            w3 = np.repeat(w, 3, axis=1).reshape(len(part), -1)
+            p = p3.reshape(len(part), -1) * w3
+            d[part] = _unit_distance((p * p).sum(1)[:, None], p @ t.T, w3 @ (t * t).T,
+                                     eps2 * np.maximum(w.mean(1), 1e-3)[:, None])
+    return d
+
+
+def _unit_distance(pp: np.ndarray, pt: np.ndarray, tt: np.ndarray,
+                   eps2: float | np.ndarray) -> np.ndarray:
+    """:func:`distances` from the squares and products of samples and templates."""
     npp, ntt = np.sqrt(pp + eps2), np.sqrt(tt + eps2)
     d: np.ndarray = pp / (npp * npp) + tt / (ntt * ntt) - 2 * pt / (npp * ntt)
     return np.maximum(d, 0.0)
