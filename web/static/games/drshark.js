@@ -341,7 +341,7 @@
     const sum = (fs) => [...fs.querySelectorAll("input[data-category]")].reduce(
       (n, i) => n + Math.max(0, Number(i.value) || 0) * points(i.dataset.category), 0) +
       Math.max(0, Number(fs.querySelector("input[data-clues]").value) || 0);
-    const rows = Object.keys(s.dossiers).map((owner) => {
+    const rows = window.TC.seated(v, Object.keys(s.dossiers)).map((owner) => {
       // What was typed stays when the page is drawn again: so does its total.
       const typed = document.querySelector(`fieldset.tally[data-owner="${CSS.escape(owner)}"]`);
       const total = h("strong", { class: "tally-total", "data-total": owner },
@@ -392,7 +392,7 @@
     if (!ctx.past() && !legal.service) { giving = new Set(); serviceFrom = serviceTake = null; }
     const movable = new Set(legal.move ? legal.move.choices.space : []);
     const tokens = {};
-    for (const [p, space] of Object.entries(s.positions)) if (space) (tokens[space] = tokens[space] || []).push(p);
+    for (const p of window.TC.seated(v, Object.keys(s.positions))) if (s.positions[p]) (tokens[s.positions[p]] = tokens[s.positions[p]] || []).push(p);
     const spaces = h("div", { class: "spaces" }, s.board.spaces.map((sp) => h("button", {
       type: "button", class: `space${sp.dark ? " dark" : ""}${movable.has(sp.id) ? " target" : ""}`,
       "data-space": sp.id, disabled: !movable.has(sp.id),
@@ -414,7 +414,8 @@
 
     const parts = [...searchPanel(h, ctx, v, legal), ...dossierPanel(h, ctx, v, legal)];
     parts.push(h("h2", {}, "Dossiers"));
-    for (const [owner, d] of Object.entries(s.dossiers)) {
+    for (const owner of window.TC.seated(v, Object.keys(s.dossiers))) {
+      const d = s.dossiers[owner];
       parts.push(h("div", { class: "dossier" }, h("strong", {}, `${owner}: ${plural(d.points, "point")}`),
         h("div", {}, "Evidence: ", d.evidence.map(evidenceName).join(", ") || "none"),
         h("div", { class: "muted" }, `${plural(d.clue_count, "loose clue")}`, d.clues.length ? `: ${d.clues.map((c) => clueLabel(v, c)).join("; ")}`

@@ -290,7 +290,7 @@
     return h("table", { class: "market networth", id: "net-worth" },
       h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cash"), h("th", {}, "Shares at price"),
         h("th", {}, "Net worth")),
-      Object.keys(v.scores).map((p) => h("tr", { "data-worth": p }, h("td", {}, p), h("td", {}, money(s.cash[p])),
+      window.TC.seated(v, Object.keys(v.scores)).map((p) => h("tr", { "data-worth": p }, h("td", {}, p), h("td", {}, money(s.cash[p])),
         h("td", { class: "held" }, COMPANIES.filter((c) => (s.shares[p] || {})[c]).map((c) =>
           h("div", { "data-held": c }, h("span", { class: `chip ${c}` }, c),
             ` ${s.shares[p][c]} × ${money(s.prices[c])} = ${money(s.shares[p][c] * s.prices[c])}`)),
