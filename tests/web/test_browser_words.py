@@ -25,7 +25,16 @@ from companion.store import Store
 from companion.table import Table
 from tests.support.driver import choose
 from tests.support.words import CODE
-from tests.web.conftest import PHONE, TABLET, Server, api_get, api_post, enter_pin, screenshot
+from tests.web.conftest import (
+    DRAW_ALL,
+    PHONE,
+    TABLET,
+    Server,
+    api_get,
+    api_post,
+    enter_pin,
+    screenshot,
+)
 
 
 def page_at(new_browser: Any, size: dict[str, int], url: str) -> Any:
@@ -192,6 +201,33 @@ def test_an_error_shows_next_to_the_control_tapped(server: Server, new_browser: 
         screenshot(page, f"words-error-{'phone' if size is PHONE else 'tablet'}")
 
 
+# Scrolls the element to the middle of the screen (clear of the pinned status at the top)
+# and resolves with its box once it is inside the screen and has held still for a frame.
+SHOWN_BOX = """(el) => new Promise((done) => {
+  let last = "";
+  const look = () => {
+    const r = el.getBoundingClientRect();
+    const now = [r.x, r.y, r.width, r.height].join();
+    const inside = r.top >= 0 && r.bottom <= innerHeight;
+    if (inside && now === last) {
+      done({ x: r.x, y: r.y, width: r.width, height: r.height });
+      return;
+    }
+    if (!inside) el.scrollIntoView({ block: "center" });
+    last = inside ? now : "";
+    requestAnimationFrame(look);
+  };
+  el.scrollIntoView({ block: "center" });
+  look();
+})"""
+
+
+def shown_box(element: Any) -> dict[str, float]:
+    """The element's box on the screen, scrolled to and staying put."""
+    box: dict[str, float] = element.evaluate(SHOWN_BOX)
+    return box
+
+
 def test_log_numbers_are_whole_and_by_the_first_line_of_their_move(
         tmp_path: Path, new_browser: Any) -> None:
     # A long Shark game (trading back and forth), stored before the server starts: the
@@ -228,11 +264,16 @@ def test_log_numbers_are_whole_and_by_the_first_line_of_their_move(
             # log, beside the move's first line.
             wrapped = next(li for li in log.locator("li").all()[:40]
                            if li.bounding_box()["height"] > 40)
-            wrapped.scroll_into_view_if_needed()
-            line = wrapped.bounding_box()
+            # Every card drawn first: one drawn as it comes near the screen (CSS
+            # content-visibility: auto) takes its own height instead of an estimate and
+            # moves what is below it, frames after a scroll on a busy machine, under the
+            # picture being taken.
+            page.evaluate(DRAW_ALL, True)
+            line = shown_box(wrapped)
             left = log.bounding_box()["x"]
             shot = page.screenshot(clip={"x": left, "y": line["y"], "width": line["x"] - left,
                                          "height": line["height"]})
+            page.evaluate(DRAW_ALL, False)
             grey = cv2.imdecode(np.frombuffer(shot, np.uint8), cv2.IMREAD_GRAYSCALE)
             assert grey is not None
             ink = np.argwhere(grey < 128)
