@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.words import drshark_clue
 from tests.web.conftest import (
     PHONE,
     TABLET,
@@ -48,7 +49,8 @@ def test_play_drshark(server: Server, new_browser: Any) -> None:
     first = draw_list(phone).first.get_attribute("data-clue")
     draw_list(phone).first.click()
     wait_seq(tablet, 3)
-    assert f"Ann drew {first}" in tablet.inner_text("#log")
+    catalogue = api_get(server, f"/api/games/{sid}")["state"]["catalogue"]
+    assert f"Ann drew {drshark_clue(catalogue, first)}" in tablet.inner_text("#log")
     screenshot(phone, "drshark-phone-search")
     screenshot(tablet, "drshark-tablet-search")
     phone.click("#timer-stop")
@@ -224,5 +226,6 @@ def test_every_move_form_offers_each_look_of_clue_once(server: Server,
         select.select_option(json.dumps(pick))
         page.locator('form.legal[data-type="draw"] button[type="submit"]').tap()
         wait_seq(page, 3)
-        assert f"Ann drew {pick}" in page.inner_text("#log")
+        catalogue = view["state"]["catalogue"]
+        assert f"Ann drew {drshark_clue(catalogue, pick)}" in page.inner_text("#log")
         screenshot(page, f"drshark-{'phone' if size is PHONE else 'tablet'}-every-move-draw")

@@ -24,7 +24,7 @@ from companion.engine import IllegalAction
 from companion.store import Store
 from companion.table import Table
 from tests.support.driver import choose
-from tests.support.words import CODE
+from tests.support.words import CODE, drshark_clue
 from tests.web.conftest import (
     DRAW_ALL,
     PHONE,
@@ -339,3 +339,32 @@ def test_dr_shark_board_says_what_the_table_is_doing(
     play(server, sid, {"type": "stop"})
     expect(heading).to_have_text(f"Round 1 of {rounds} · sorting the dossier")
     screenshot(page, f"words-drshark-{'phone' if size is PHONE else 'tablet'}-phase")
+
+
+@pytest.mark.parametrize("size", [PHONE, TABLET])
+def test_dr_shark_log_names_clues_as_their_pieces_read(
+        server: Server, new_browser: Any, size: dict[str, int]) -> None:
+    """The log says "Ann drew treasure map c (heart, Maps)" and "formed the camera pen
+    evidence", not the catalogue's "treasure-map-3c" and "camera-pen"."""
+    sid = api_post(server, "/api/games", {"game": "drshark",
+                                          "players": ["Ann", "Ben", "Cid"]})["id"]
+    view = api_get(server, f"/api/games/{sid}")
+    rnd = random.Random(6)
+    drawn = lambda v: [e for e in v["log"] if " drew " in e["text"]]  # noqa: E731
+    while len(drawn(view)) < 4 and not view["over"]:
+        action = choose([e for e in view["legal"] if e["type"] != "tally"], rnd)
+        try:
+            view = api_post(server, f"/api/games/{sid}/actions", {"action": action})
+        except urllib.error.HTTPError:
+            continue
+    catalogue = view["state"]["catalogue"]
+    ids = {c["id"] for c in catalogue["clues"]} | {e for e in catalogue["evidence"] if "-" in e}
+    page = page_at(new_browser, size, f"{server.url}/games/{sid}")
+    lines = page.locator("#log li").all_text_contents()      # the last 40 moves
+    assert len(lines) == min(view["seq"], 40) and [t for t in lines if " drew " in t]
+    said = "\n".join(lines)
+    assert not [i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", said)], said
+    names = [drshark_clue(catalogue, c["id"]) for c in catalogue["clues"]]
+    for line in (t for t in lines if " drew " in t):
+        assert any(f" drew {n}" in line for n in names), line
+    screenshot(page, f"words-drshark-{'phone' if size is PHONE else 'tablet'}-log")
