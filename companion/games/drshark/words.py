@@ -34,10 +34,8 @@ def _clue(catalogue: Catalogue, clue_id: object) -> str:
     if clue is None:
         return str(clue_id)
     category = catalogue.categories.get(clue.category)
-    looks = f"({clue.shape}, {category.name if category else clue.category})"
-    if clue.shark:
-        return f"a shark {looks}"
-    return f"{_evidence(clue.evidence)} {clue.part} {looks}"
+    return (f"{catalogue.piece(clue.id)} ({clue.shape}, "
+            f"{category.name if category else clue.category})")
 
 
 def _evidence(evidence_id: object) -> str:
