@@ -10,6 +10,9 @@
     fistful: "grab one fistful, then keep one clue of each colour",
     observation: "take clues from those laid open",
   };
+  // How a search ended, in the rulebook's words ("End of the Search").
+  const ENDED = { time_up: "time ran out", stop: "the spy stopped searching",
+    mistake: "the spy made a mistake", shark: "a shark was drawn", done: "a clue was taken" };
   let timer = null;        // the last status from the server
   let deadline = 0;        // performance.now() when a running timer ends
   let frame = 0;
@@ -204,7 +207,14 @@
     const s = v.state;
     const search = s.search;
     const parts = [];
-    if (search) {
+    if (search && search.ended) {
+      // What the search was is no longer to do: what it came to.
+      const kept = search.kept.length;
+      parts.push(h("p", { id: "search-over" }, h("strong", {}, `Area ${search.area}: `),
+        `the search is over (${ENDED[search.ended] || search.ended}), `,
+        kept ? `${plural(kept, "clue")} to the dossier` : "nothing for the dossier"));
+      if (search.note) parts.push(h("p", { class: "pending" }, search.note));
+    } else if (search) {
       parts.push(h("p", {}, h("strong", {}, `Area ${search.area}: `),
         search.method ? METHOD_TEXT[search.method] || search.method : "choose a space"));
       if (search.clues.length) {
