@@ -303,21 +303,31 @@ class PooDiversReader:
             values, nearest = faces_apart(dist, templates.labels, unlike)
         nearest_f = faces_apart(dist_f, templates.labels, unlike)[1]
         nearest_b = faces_apart(dist_b, templates.labels, unlike)[1]
-        # a veiled card's light is that much the veil's, not its print's
-        seen = share * (1.0 - veiled(small, corners + shift, templates, dist, unlike, noise,
-                                    means, np.array(cells, float)))
+        # a veiled card's light is that much the veil's, not its print's; and a veil's
+        # light, which carries no pattern, is itself what makes a card look like none of
+        # the faces: a card that is an object only by that says as much as its pattern's
+        # contrast squared (evidence grows as the square of a pattern's contrast), one that
+        # matches a face as much as its print's share of the light
+        printed = 1.0 - veiled(small, corners + shift, templates, dist, unlike, noise, means,
+                               np.array(cells, float))
+        alone = nearest.argmin(1) == len(values) - 1
+        if not np.isin(labels, FIXED).all():
+            alone &= dist[:, ~np.isin(labels, FIXED)].min(1) >= unlike
+        seen = share * np.where(alone, printed ** 2, printed)
         reading = Reading("poodivers", {}, {}, view=view)
         free, held = likely(nearest_f, density, seen), likely(nearest_b, density, seen)
         sure = np.minimum(free, held)
-        both = ((free + held) / 2).tolist()
+        # the candidates are the odds of the distances a card is read by (in their order:
+        # the value read is always the first), however much less sure the other fit is
+        odds = likely(nearest, density, seen)
+        order = np.argsort(nearest, 1, kind="stable")
         for k, (c, r) in enumerate(cells):
-            v = int(nearest[k].argmin())
+            v = int(order[k, 0])
             name = str(Cell(c, r))
             dx, dy = shift[k]
             reading.cells[name] = values[v]
             reading.confidence[name] = float(sure[k, v])
-            reading.candidates[name] = dict(sorted(zip(values, both[k], strict=True),
-                                                   key=lambda kv: -kv[1]))
+            reading.candidates[name] = {values[i]: float(odds[k, i]) for i in order[k]}
             ox, oy = mat.origin_mm
             reading.boxes_mm[name] = (ox + x0 + c * pitch_x + dx, oy + y0 + r * pitch_y + dy,
                                       cw, ch)

@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 
 from companion.cli import main
@@ -174,3 +176,56 @@ def test_poo_divers_cards_washed_out_by_the_lamp_are_asked_about() -> None:
                                                    for c in ("E6", "F6")}
     clear = [c for c in ("A1", "B1", "A2", "J9", "K10") if c in reading.cells]
     assert clear and all(reading.confidence[c] >= calibration.UNSURE for c in clear)
+
+
+def as_sent(photo: np.ndarray) -> np.ndarray:
+    """The photo as the benchmark reads it: encoded again as a phone sends it (JPEG 92)."""
+    ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    out = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    assert out is not None
+    return out
+
+
+def test_poo_divers_cards_the_lamp_brightens_are_never_read_as_objects_silently() -> None:
+    """Photos 12 and 18: the lamp's reflection veils sleepers (12: G5, H5, H4, H3) and
+    closed backs (18: E7, F7) without clipping them; their pattern washed out, they look
+    like none of the faces (an object). A veil alone makes a card look like that, so each
+    is asked about (G5 and E7 were read as objects at 0.90 and 0.92, sent as the
+    benchmark sends them: :func:`as_sent`)."""
+    photos = {s["file"]: s for s in json.loads((SET / "truth.json").read_text(
+        encoding="utf-8"))["photos"]}
+    for name, veiled in (("photos/12.jpg", ("G5", "H5", "H4", "H3")),
+                         ("photos/18.jpg", ("E7", "F7"))):
+        shot = photos[name]
+        table = SET / shot["table"]
+        reader = PooDiversReader(load_faces(table / "faces"), mat.load(table / "mat.json"),
+                                 tuple(rows_of(shot["layout"])))
+        reading = reader.read(as_sent(load(SET / shot["file"])))
+        for cell in veiled:
+            assert shot["cells"][cell] in ("sleeper", "closed")
+            if reading.cells[cell] != shot["cells"][cell]:
+                assert cell in reading.unsure(), (name, cell, reading.confidence[cell])
+
+
+POO_NOW = (0.06, 0.0)
+"""What the Tokyo Poo Divers reader of 2026-12-02 does on the whole set (in the
+benchmark, which reads each photo as :func:`as_sent`: 5.7 % of cells wrong, none of
+them read sure): the bound it must not fall
+back from while :data:`BOUND` is not yet met."""
+
+
+def test_the_poo_divers_reader_does_not_fall_back_on_the_whole_set() -> None:
+    wrong = silent = total = 0
+    for shot in json.loads((SET / "truth.json").read_text(encoding="utf-8"))["photos"]:
+        if shot["game"] != "poodivers":
+            continue
+        table = SET / shot["table"]
+        reader = PooDiversReader(load_faces(table / "faces"), mat.load(table / "mat.json"),
+                                 tuple(rows_of(shot["layout"])))
+        reading = reader.read(as_sent(load(SET / shot["file"])))
+        bad, _ = wrong_cells(shot["cells"], reading.cells)
+        wrong, silent = wrong + len(bad), silent + len(bad - set(reading.unsure()))
+        total += len(shot["cells"])
+    assert wrong / total <= POO_NOW[0], f"{wrong} of {total} cells wrong"
+    assert silent / total <= POO_NOW[1], f"{silent} of {total} wrong and not asked about"

@@ -1,0 +1,30 @@
+"""A Tokyo Poo Divers card's candidates and its value are one decision: the value read is
+the first candidate, and the candidates' odds are those of the distances it is read by."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from vision.synth_tables import Table
+
+from .helpers import read_grid
+
+
+def test_the_value_read_is_the_first_candidate(user_table: Callable[[str], Table]) -> None:
+    """The bright table's easy photo of seed 2000: three blanks (B6, A7, B8), read right as
+    blanks by the colour fit held to what light gives, were offered to the player with
+    "object" first (the average of that fit and the free one, which had them objects)."""
+    table = user_table("bright")
+    scene = table.poodivers(2000, "easy", "cow")
+    reading = read_grid(table, "cow", scene.photo)
+    assert all(scene.cells[c] == "blank" for c in ("B6", "A7", "B8"))
+    assert {c: reading.cells[c] for c in ("B6", "A7", "B8")} == {c: "blank"
+                                                                for c in ("B6", "A7", "B8")}
+    for cell, value in reading.cells.items():
+        first, odds = next(iter(reading.candidates[cell].items()))
+        assert first == value, (cell, reading.candidates[cell])
+        assert odds == max(reading.candidates[cell].values())
+        assert reading.confidence[cell] <= odds + 1e-9
+    unsure = {u["cell"]: u for u in reading.to_json()["unsure"]}
+    assert {"B6", "A7", "B8"} <= set(unsure)
+    assert all(unsure[c]["candidates"][0]["value"] == "blank" for c in ("B6", "A7", "B8"))
