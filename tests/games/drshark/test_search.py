@@ -287,5 +287,5 @@ def test_the_search_notes_name_the_pieces_not_the_catalogue() -> None:
     fist = ["shark-4", "watch-1a", "wig-1a"]
     state = play(searching("D-light"), {"type": "fistful", "clues": fist})
     assert state.search.note == "shark! back to the bag: every Gadgets clue"
-    with pytest.raises(IllegalAction, match="^a shark is not a clue: take a clue$"):
+    with pytest.raises(IllegalAction, match=r"^a shark is not a clue: take a clue$"):
         GAME.apply(searching("E-light"), {"type": "take", "clue": "shark-1"})
