@@ -60,28 +60,39 @@ def plane_basis(ww: int, wh: int) -> np.ndarray:
 
 
 def deplane(samples: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """``samples`` (M x n x 3) with each channel's best plane removed."""
+    """``samples`` (M x n x c) with each channel's best plane removed."""
     m, n, c = samples.shape
-    cols = samples.transpose(1, 0, 2).reshape(n, m * c)
-    cols = cols - q @ (q.T @ cols)
-    out: np.ndarray = cols.reshape(n, m, c).transpose(1, 0, 2)
+    qc = _per_channel(q, c)
+    flat = samples.reshape(m, n * c)
+    out: np.ndarray = (flat - (flat @ qc) @ qc.T).reshape(m, n, c)
     return out
 
 
 def deplane_weighted(samples: np.ndarray, weight: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """The same fitted to the known samples only (``weight`` M x n, 0 or 1)."""
-    out = deplane(samples, q)
+    """The same fitted to the known samples only (``weight`` M x n, 0 or 1), and the
+    unknown ones left out (0)."""
+    m, n, c = samples.shape
+    qc = _per_channel(q, c)
+    flat = samples.reshape(m, n * c)
+    out = flat - (flat @ qc) @ qc.T
     some = np.flatnonzero(weight.min(1) < 1)
     if some.size:  # per box: the 3 x 3 normal equations over its known samples
         w = weight[some].astype(np.float32)
-        m, n, c = len(some), q.shape[0], samples.shape[2]
+        wc = np.repeat(w, c, axis=1)
+        part = flat[some]
         pairs = (q[:, :, None] * q[:, None, :]).reshape(n, 9)
-        a = (w @ pairs).reshape(m, 3, 3) + 1e-6 * np.eye(3, dtype=np.float32)
-        known = (samples[some] * w[:, :, None]).transpose(1, 0, 2).reshape(n, m * c)
-        b = (q.T @ known).reshape(3, m, c).transpose(1, 0, 2)
-        coef = np.linalg.solve(a, b)
-        fit = (q @ coef.transpose(1, 0, 2).reshape(3, m * c)).reshape(n, m, c)
-        out[some] = samples[some] - fit.transpose(1, 0, 2)
+        a = (w @ pairs).reshape(len(some), 3, 3) + 1e-6 * np.eye(3, dtype=np.float32)
+        coef = np.linalg.solve(a, ((part * wc) @ qc).reshape(len(some), 3, c))
+        out[some] = (part - coef.reshape(len(some), 3 * c) @ qc.T) * wc
+    result: np.ndarray = out.reshape(m, n, c)
+    return result
+
+
+def _per_channel(q: np.ndarray, c: int) -> np.ndarray:
+    """The basis ``q`` (n x 3) for samples flattened with their ``c`` channels
+    (n*c x 3*c, rows sample-major, columns plane-term-major): each channel's plane on its
+    own."""
+    out: np.ndarray = np.kron(q, np.eye(c, dtype=q.dtype))
     return out
 
 
@@ -101,27 +112,35 @@ def sample(small: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float
     image reads ``outside``.
 
     Each box's region, wide enough for every shift, is cut out once; the shifted windows
-    are views of it."""
+    are views of it. When the shifts fall on the sampling grid (a multiple of
+    :data:`STEP` apart), only the grid's pixels are cut out, so every window's rows lie
+    whole in memory."""
     ww, wh = window(box_mm, inset_mm)
     d = np.round(np.asarray(shifts, float) * FEATURE_PX_PER_MM).astype(np.intp)
     lo, span = int(d.min()), int(d.max() - d.min())
-    step = int(d[1] - d[0]) if len(d) > 1 else 1
+    step = int(d[1] - d[0]) if len(d) > 1 else STEP
     tl = np.round((np.asarray(corners_mm, float) + inset_mm) * FEATURE_PX_PER_MM
                   ).astype(np.intp) + lo
     image = small if small.ndim == 3 else small[:, :, None]
     h, w, c = image.shape
     rh, rw = wh + span, ww + span
-    regions = np.empty((len(tl), rh, rw, c), np.float32)
+    grid = STEP if step % STEP == 0 else 1  # pixels kept of the region, every grid-th
+    regions = np.empty((len(tl), -(-rh // grid), -(-rw // grid), c), np.float32)
     for k, (x, y) in enumerate(tl):
         if x >= 0 and y >= 0 and x + rw <= w and y + rh <= h:
-            regions[k] = image[y:y + rh, x:x + rw]
+            regions[k] = image[y:y + rh:grid, x:x + rw:grid]
         else:  # partly off the image
-            regions[k] = outside
+            region = np.full((rh, rw, c), outside, np.float32)
             xa, ya, xb, yb = max(x, 0), max(y, 0), min(x + rw, w), min(y + rh, h)
             if xa < xb and ya < yb:
-                regions[k, ya - y:yb - y, xa - x:xb - x] = image[ya:yb, xa:xb]
-    views = np.lib.stride_tricks.sliding_window_view(regions, (wh, ww), axis=(1, 2))
-    views = views[:, ::step, ::step, :, ::STEP, ::STEP]  # K x S x S x c x gh x gw
+                region[ya - y:yb - y, xa - x:xb - x] = image[ya:yb, xa:xb]
+            regions[k] = region[::grid, ::grid]
+    views = np.lib.stride_tricks.sliding_window_view(regions, (wh, ww) if grid == 1 else
+                                                     (-(-wh // STEP), -(-ww // STEP)),
+                                                     axis=(1, 2))
+    views = views[:, ::step // grid, ::step // grid]  # K x S x S x c x gh x gw
+    if grid == 1:
+        views = views[:, :, :, :, ::STEP, ::STEP]
     out = views.transpose(0, 1, 2, 4, 5, 3).reshape(len(tl) * len(d) ** 2, -1, c)
     return out if small.ndim == 3 else out[:, :, 0]
 
@@ -189,9 +208,8 @@ def distances(samples: np.ndarray, templates: Templates, noise: float,
         pt = p @ t.T
         tt = (t * t).sum(1)[None, :]
     else:
-        p3 = deplane_weighted(samples, weight, q)
+        p = deplane_weighted(samples, weight, q).reshape(m, -1)
         w3 = np.repeat(weight, 3, axis=1).reshape(m, -1)
-        p = p3.reshape(m, -1) * w3
         pp = (p * p).sum(1)[:, None]
         pt = p @ t.T
         tt = w3 @ (t * t).T
@@ -257,17 +275,6 @@ def box_means(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     return out
 
 
-@cache
-def channel_basis(ww: int, wh: int) -> np.ndarray:
-    """:func:`plane_basis` for samples flattened with their channels (n*3 x 9): the
-    plane of each channel on its own."""
-    q = plane_basis(ww, wh)
-    out = np.zeros((q.shape[0], 3, 3, 3), np.float32)
-    for c in range(3):
-        out[:, c, :, c] = q
-    return out.reshape(q.shape[0] * 3, 9)
-
-
 def _unit(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
           templates: Templates, shifts: tuple[int, ...]) -> np.ndarray:
     """Each box (top-left ``corners_mm``, M x 2) at each shift (as :func:`sample`) as
@@ -277,15 +284,7 @@ def _unit(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     ww, wh = window(box, inset)
     samples = sample(small, corners_mm, box, inset, shifts, outside=0.0)
     weight = sample(known, corners_mm, box, inset, shifts, outside=1.0) > 0.5
-    m = len(samples)
-    q3 = channel_basis(ww, wh)
-    flat = samples.reshape(m, -1)
-    flat = flat - (flat @ q3) @ q3.T  # each channel's plane removed
-    some = np.flatnonzero(~weight.all(1))
-    if some.size:  # a plane fitted to the known samples only, the rest left out
-        w = weight[some].astype(np.float32)
-        fitted = deplane_weighted(samples[some], w, plane_basis(ww, wh)) * w[:, :, None]
-        flat[some] = fitted.reshape(len(some), -1)
+    flat = deplane_weighted(samples, weight, plane_basis(ww, wh)).reshape(len(samples), -1)
     out: np.ndarray = flat / np.maximum(np.sqrt(np.einsum("ij,ij->i", flat, flat)), 1e-9)[:, None]
     return out
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from vision.errors import VisionError
@@ -19,13 +20,17 @@ def layouts_from_photos(photos: list[Path], deck: Path | None,
     shipped deck when ``None``; ``mat`` the mat.json, the project's A3 mat when ``None``.
     Raises :class:`vision.errors.VisionError` (a ``ValueError``) for anything unreadable,
     and for a photo with a cell the reader is unsure of: no score is taken from a reading
-    nobody has settled (the dashboard's camera view asks; here the players check).
+    nobody has settled (the dashboard's camera view asks; here the players check). A photo
+    whose glare hides cells beside the shoal is scored, with a warning on stderr naming
+    them (a card may lie there unread: the players look and take the photo again if so).
     """
     reader = ShoalReader.from_files(deck, mat)
     out = []
     for photo in photos:
         reading = reader.read(read_photo(photo))
         _settled(reading, photo)
+        if reading.retake():
+            print(f"warning: {photo}: {reading.retake()}", file=sys.stderr)
         out.append(layout_of(reading))
     return out
 

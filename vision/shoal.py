@@ -134,8 +134,8 @@ class ShoalReader:
 
     def _read(self, photo: np.ndarray) -> Reading:
         view = detect(self.mat, photo)
-        rectified = view.rectified.astype(np.float32)
-        rectified /= 255.0  # paper white about 1, as the templates are
+        # paper white about 1, as the templates are
+        rectified = np.multiply(view.rectified, np.float32(1 / 255), dtype=np.float32)
         x_top, y_top = self.top_card(rectified)
         sw, sh = self.deck.section_mm
         origin = (x_top % sw, y_top % sh)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,6 +16,7 @@ from vision import lighting, mat
 from vision.decks import load_deck, load_faces
 from vision.poodivers import PooDiversReader
 from vision.reading import Reading
+from vision.scoring import layouts_from_photos
 from vision.shoal import ShoalReader
 from vision.synth import Scene
 from vision.synth_tables import Table
@@ -107,3 +110,19 @@ def test_hard_photos_stay_within_the_bounds(style: str, user_table: Tables, read
             total += len(scene.cells)
     assert wrong / total <= 0.25, f"{wrong} of {total} cells wrong"
     assert sure_wrong / total <= 0.10, f"{sure_wrong} of {total} cells wrong and sure"
+
+
+def test_a_score_from_a_photo_warns_of_the_cells_glare_hides(
+        user_table: Tables, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Bare bright paper clipped by the light beside the shoal: the layout is read and
+    scored, and ``companion score shoal`` says which cells glare hides (a card lying
+    there would not be counted)."""
+    table = user_table("bright")
+    scene = table.shoal(1002, "easy")
+    photo = tmp_path / "ann.jpg"
+    cv2.imwrite(str(photo), scene.photo, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    layouts = layouts_from_photos([photo], table.deck, table.mat)
+    assert layouts == [{tuple(map(int, c.split(","))): v for c, v in scene.cells.items()}]
+    err = capsys.readouterr().err
+    assert err.startswith(f"warning: {photo}: Glare hides ")
+    assert "take the photo again" in err and err.count("\n") == 1
