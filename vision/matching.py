@@ -171,19 +171,24 @@ def floors(flat_small: np.ndarray, bare: np.ndarray) -> tuple[float, float]:
 
 
 def colour_misfit(means: np.ndarray, templates: Templates, mat: np.ndarray) -> np.ndarray:
-    """How far each box's mean colour (K x 3) is from each template's (K x N) once the
-    template may be darkened or brightened (a gain) and veiled (the same offset in every
-    channel): the residual of that fit. The bare mat's colour is the one measured.
+    """How far each box's mean colour (K x 3, or K x N x 3: its colour where each template
+    matches) is from each template's (K x N) once the template may be darkened or
+    brightened (a gain) and veiled (the same offset in every channel): the residual of
+    that fit. The bare mat's colour is the one measured.
 
     The offset takes each colour's mean over its channels, the gain the part of what is
     left along the template's (a grey template: none), so only differences of channels
     are ever subtracted (no cancellation of large sums in float32)."""
     t = np.where(np.isnan(templates.means), mat[None, :], templates.means).astype(np.float64)
     tc = t - t.mean(1, keepdims=True)
-    mc = means.astype(np.float64) - means.mean(1, keepdims=True)
+    mc = means.astype(np.float64) - means.mean(-1, keepdims=True)
     tt = (tc * tc).sum(1)[None, :]
-    mt = mc @ tc.T
-    mm = (mc * mc).sum(1)[:, None]
+    if mc.ndim == 3:
+        mt = np.einsum("knc,nc->kn", mc, tc)
+        mm = (mc * mc).sum(-1)
+    else:
+        mt = mc @ tc.T
+        mm = (mc * mc).sum(1)[:, None]
     along = np.where(tt > 1e-12, mt * mt / np.maximum(tt, 1e-12), 0.0)
     out: np.ndarray = np.maximum(mm - along, 0.0)
     return out
@@ -200,20 +205,31 @@ def distances(samples: np.ndarray, templates: Templates, noise: float,
     m, n = samples.shape[:2]
     t = templates.features
     eps2 = n * 3 * ((FLOOR * noise) ** 2 + templates.wear)
+    tt = (t * t).sum(1)[None, :]
+    # the templates hold no plane, so a sample's plane adds nothing to its products with
+    # them, and what removing it leaves of the sample's square is the square less the
+    # plane's part (Pythagoras): no sample seen whole need have its plane removed
+    flat = np.ascontiguousarray(samples, np.float32).reshape(m, -1)
+    pt = flat @ t.T
+    coef = np.einsum("nk,mnc->mkc", q, samples.astype(np.float64), optimize=True)
+    whole = flat.astype(np.float64)
+    pp = np.maximum(np.einsum("md,md->m", whole, whole) - (coef * coef).sum((1, 2)), 0.0)
+    d = _unit_distance(pp[:, None], pt, tt, eps2)
     if weight is not None:  # mostly clipped: compare what there is
         weight = np.where(weight.mean(1, keepdims=True) < 0.25, 1, weight)
-    if weight is None or bool((weight >= 1).all()):
-        p = deplane(samples, q).reshape(m, -1)
-        pp = (p * p).sum(1)[:, None]
-        pt = p @ t.T
-        tt = (t * t).sum(1)[None, :]
-    else:
-        p = deplane_weighted(samples, weight, q).reshape(m, -1)
-        w3 = np.repeat(weight, 3, axis=1).reshape(m, -1)
-        pp = (p * p).sum(1)[:, None]
-        pt = p @ t.T
-        tt = w3 @ (t * t).T
-        eps2 = eps2 * np.maximum(weight.mean(1), 1e-3)[:, None]
+        part = np.flatnonzero(weight.min(1) < 1)
+        if part.size:  # partly clipped: the plane fitted to, and compared over, what shows
+            w = weight[part]
+            p = deplane_weighted(samples[part], w, q).reshape(len(part), -1)
+            w3 = np.repeat(w, 3, axis=1).reshape(len(part), -1)
+            d[part] = _unit_distance((p * p).sum(1)[:, None], p @ t.T, w3 @ (t * t).T,
+                                     eps2 * np.maximum(w.mean(1), 1e-3)[:, None])
+    return d
+
+
+def _unit_distance(pp: np.ndarray, pt: np.ndarray, tt: np.ndarray,
+                   eps2: float | np.ndarray) -> np.ndarray:
+    """:func:`distances` from the squares and products of samples and templates."""
     npp, ntt = np.sqrt(pp + eps2), np.sqrt(tt + eps2)
     d: np.ndarray = pp / (npp * npp) + tt / (ntt * ntt) - 2 * pt / (npp * ntt)
     return np.maximum(d, 0.0)
@@ -228,16 +244,31 @@ def best_shift(d: np.ndarray, shifts: int) -> tuple[np.ndarray, np.ndarray]:
     return np.take_along_axis(cube, idx[:, None, :], 1)[:, 0, :], idx
 
 
+def _window_means(samples: np.ndarray, weight: np.ndarray | None, k: int) -> np.ndarray:
+    """Mean colour (K x S x 3) of each box's window at each of S shifts (``samples`` K*S x
+    n x 3, as :func:`sample`), over its known samples (``weight``; all of them when fewer
+    than a quarter are known), as :func:`box_means`."""
+    if weight is None:
+        out: np.ndarray = samples.mean(1)
+    else:
+        seen = np.where(weight.mean(1, keepdims=True) < 0.25, True, weight)
+        out = np.einsum("mnc,mn->mc", samples, seen.astype(np.float32)) / seen.sum(1)[:, None]
+    return out.reshape(k, -1, out.shape[-1])
+
+
 def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
           templates: Templates, noise: float, outside: np.ndarray,
-          colour_noise: float = 0.01) -> tuple[np.ndarray, np.ndarray]:
-    """Every box (top-left ``corners_mm``, K x 2) against every template: distances at
-    each template's best shift (K x N), and the shift (dx, dy mm) of the best (K x 2).
+          colour_noise: float = 0.01) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every box (top-left ``corners_mm``, K x 2) against every template, each template
+    at its own best shift: distances there (K x N), the shift (dx, dy mm) of the best
+    template (K x 2), and each box's mean colour at each template's shift (K x N x 3).
 
     First at :data:`SHIFTS_MM` (every cell, every shift, one product), then at
     :data:`FINE_MM` around the best of those. The pattern's distance is added the
     colour's (:func:`colour_misfit`, over :data:`FLOOR` times ``colour_noise``, the
-    outside colour ``outside`` being the mat's): plain faces differ only in colour."""
+    outside colour ``outside`` being the mat's), each template's colour measured where
+    it matches (a card off its place shows the mat beside it at another template's
+    shift): plain faces differ only in colour."""
     box, inset = templates.box_mm, templates.inset_mm
     k = len(corners_mm)
     coarse = np.array([(dx, dy) for dy in SHIFTS_MM for dx in SHIFTS_MM], float)
@@ -245,6 +276,8 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     samples = sample(small, corners_mm, box, inset, outside=outside)
     weight = None if clear else sample(known, corners_mm, box, inset, outside=1.0) > 0.5
     dist, idx = best_shift(distances(samples, templates, noise, weight), len(coarse))
+    rows = np.arange(k)[:, None]
+    means = _window_means(samples, weight, k)[rows, idx]
     first = coarse[idx[np.arange(k), dist.argmin(1)]]
     fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM if dx or dy], float)
     centres = np.asarray(corners_mm, float) + first
@@ -254,13 +287,13 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     near, nidx = best_shift(distances(more, templates, noise, more_w), len(fine))
     better = near < dist
     dist = np.where(better, near, dist)
+    means = np.where(better[:, :, None], _window_means(more, more_w, k)[rows, nidx], means)
     best = dist.argmin(1)
     shift = first + np.where(better[np.arange(k), best][:, None],
                              fine[nidx[np.arange(k), best]], 0.0)
-    means = box_means(small, known, np.asarray(corners_mm, float) + shift, templates, outside)
     misfit = colour_misfit(means, templates, np.asarray(outside, np.float32))
     dist = dist + misfit / (3 * (FLOOR * colour_noise) ** 2)
-    return dist, shift
+    return dist, shift, means
 
 
 def box_means(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,

@@ -24,6 +24,7 @@ does. Build a :class:`PooDiversReader` once per faces file, mat and layout.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -100,7 +101,8 @@ def card_colours(means: np.ndarray, pattern: np.ndarray, templates: templates.Te
 
 def bounded_misfit(means: np.ndarray, templates: templates.Templates, mat: np.ndarray,
                    contrast: float) -> np.ndarray:
-    """:func:`vision.matching.colour_misfit` with the gain held to what light can do:
+    """:func:`vision.matching.colour_misfit` (``means`` K x 3, or K x N x 3: each card's
+    colour where each picture matches) with the gain held to what light can do:
     never below 0, and never more than ``contrast`` times the gain that leaves no veil
     (a veil only adds light; more contrast than the photo's clearest cards show is none
     of the light's). Without the bound a near-white picture (a blank's faint tint) is
@@ -109,12 +111,15 @@ def bounded_misfit(means: np.ndarray, templates: templates.Templates, mat: np.nd
     t = np.where(np.isnan(templates.means), mat[None, :], templates.means).astype(np.float64)
     tc = t - t.mean(1, keepdims=True)
     seen = means.astype(np.float64)
-    mc = seen - seen.mean(1, keepdims=True)
+    if seen.ndim == 2:
+        seen = np.repeat(seen[:, None, :], len(t), 1)
+    mc = seen - seen.mean(-1, keepdims=True)
     tt = (tc * tc).sum(1)[None, :]
-    gain = (mc @ tc.T) / np.maximum(tt, 1e-12)
-    most = contrast * seen.mean(1)[:, None] / np.maximum(t.mean(1)[None, :], 1e-3)
+    mt = np.einsum("knc,nc->kn", mc, tc)
+    gain = mt / np.maximum(tt, 1e-12)
+    most = contrast * seen.mean(-1) / np.maximum(t.mean(1)[None, :], 1e-3)
     gain = np.clip(gain, 0.0, most)
-    out: np.ndarray = ((mc * mc).sum(1)[:, None] - 2 * gain * (mc @ tc.T) + gain * gain * tt)
+    out: np.ndarray = ((mc * mc).sum(-1) - 2 * gain * mt + gain * gain * tt)
     return np.maximum(out, 0.0)
 
 
@@ -131,6 +136,22 @@ def faces_apart(dist: np.ndarray, labels: tuple[str, ...], unlike: float
     return (*FIXED, "object"), out
 
 
+@cache
+def _bumps(window: tuple[int, int], card_mm: float) -> np.ndarray:
+    """The halos' shapes (M x n, planes removed) over a compared window of ``window``
+    feature pixels: made once per faces file, as the planes are linear in light."""
+    ww, wh = window
+    ys, xs = np.mgrid[0:wh:matching.STEP, 0:ww:matching.STEP].astype(np.float32)
+    xs, ys = xs.ravel(), ys.ravel()
+    bumps = [np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma * sigma))
+             for sigma in (card_mm / 4, card_mm / 2, card_mm)
+             for cy in np.linspace(-wh / 4, 5 * wh / 4, 5)
+             for cx in np.linspace(-ww / 4, 5 * ww / 4, 5)]
+    out: np.ndarray = matching.deplane(np.stack(bumps)[:, :, None].astype(np.float32),
+                                       matching.plane_basis(ww, wh))[:, :, 0]
+    return out
+
+
 def halos(templates: templates.Templates, card_mm: float, whites: list[np.ndarray]
           ) -> np.ndarray:
     """The glare halos a card may show (M x n*3, each with its plane removed as the
@@ -138,19 +159,10 @@ def halos(templates: templates.Templates, card_mm: float, whites: list[np.ndarra
     own colour and the camera's white), from a quarter of the card (``card_mm``) wide to
     the whole card, centred anywhere on the compared window or a little beyond it (a
     spot on the card beside)."""
-    ww, wh = matching.window(templates.box_mm, templates.inset_mm)
-    ys, xs = np.mgrid[0:wh:matching.STEP, 0:ww:matching.STEP].astype(np.float32)
-    xs, ys = xs.ravel(), ys.ravel()
-    bumps = []
-    for sigma in (card_mm / 4, card_mm / 2, card_mm):
-        for cy in np.linspace(-wh / 4, 5 * wh / 4, 5):
-            for cx in np.linspace(-ww / 4, 5 * ww / 4, 5):
-                bump = np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma * sigma))
-                for white in whites:
-                    bumps.append(bump[:, None] * (white / np.linalg.norm(white))[None, :])
-    q = matching.plane_basis(ww, wh)
-    out: np.ndarray = matching.deplane(np.stack(bumps).astype(np.float32), q)
-    return out.reshape(len(bumps), -1)
+    shapes = _bumps(matching.window(templates.box_mm, templates.inset_mm), card_mm)
+    units = np.stack([w / np.linalg.norm(w) for w in whites]).astype(np.float32)
+    out: np.ndarray = shapes[:, None, :, None] * units[None, :, None, :]  # M x W x n x 3
+    return out.reshape(len(shapes) * len(units), -1)
 
 
 def without_halo(small: np.ndarray, corners: np.ndarray, templates: templates.Templates,
@@ -245,13 +257,13 @@ class PooDiversReader:
         cells = [(c, r) for r, row in enumerate(rows) for c, mark in enumerate(row)
                  if mark == "#"]
         corners = np.array([(x0 + c * pitch_x, y0 + r * pitch_y) for c, r in cells])
-        dist, shift = matching.match(small, known, corners, templates, noise, light.mat,
-                                     colour_noise)
+        dist, shift, each = matching.match(small, known, corners, templates, noise,
+                                           light.mat, colour_noise)
         density = calibration.photo_density(dist, self.margins.worn)
         unlike = object_margin(templates, self.margins, float(np.exp(density[0])),
                                (density[1], density[3]))
         means = matching.box_means(small, known, corners + shift, templates, light.mat)
-        misfit = matching.colour_misfit(means, templates, light.mat)
+        misfit = matching.colour_misfit(each, templates, light.mat)
         pattern = dist - misfit / (3 * (matching.FLOOR * colour_noise) ** 2)
         colours = card_colours(means, pattern, templates, unlike, noise)
         box, inset = templates.box_mm, templates.inset_mm
@@ -263,10 +275,10 @@ class PooDiversReader:
             # colours compared at the spread the cards show, with the cast they show
             # taken out or, that cast being an estimate, as photographed
             cast, shown, contrast = colours
-            misfit = np.minimum(misfit, matching.colour_misfit(means / cast, templates,
+            misfit = np.minimum(misfit, matching.colour_misfit(each / cast, templates,
                                                                light.mat))
-            bounded = np.minimum(bounded_misfit(means, templates, light.mat, contrast),
-                                 bounded_misfit(means / cast, templates, light.mat, contrast))
+            bounded = np.minimum(bounded_misfit(each, templates, light.mat, contrast),
+                                 bounded_misfit(each / cast, templates, light.mat, contrast))
             spread = max(colour_noise, shown)
             # a card clipped anywhere (a pixel of the photo at the sensor's top) shows its
             # colour only as "at least this bright" in that channel, and the means of
@@ -275,7 +287,7 @@ class PooDiversReader:
             clear = np.asarray(at_top.max(1) <= 0)
         # a card brighter than its picture can be is veiled, by light whose colour is
         # unknown: its colour says that much less
-        excess = np.maximum(means.mean(1)[:, None] - templates.means.mean(1)[None, :], 0.0)
+        excess = np.maximum(each.mean(-1) - templates.means.mean(1)[None, :], 0.0)
         scale = 3 * ((matching.FLOOR * spread) ** 2 + excess ** 2)
         # two fits of a card's colour to each face: its gain free (any contrast), or held
         # to what light gives (:func:`bounded_misfit`); a card is read by the bounded one

@@ -1,14 +1,29 @@
-"""One thread per read: a Pi has four cores and a table may read two photos at once.
+"""How a read runs in this process: on one thread, with the memory it frees kept for the
+next read.
 
-OpenCV and the BLAS under numpy each start a pool of threads as wide as the machine;
-two reads at once then fight over every core and each is several times slower. The
-readers call :func:`one_thread` before they work (the command line and ``serve`` both
-read through them).
+A Pi has four cores and a table may read two photos at once. OpenCV and the BLAS under
+numpy each start a pool of threads as wide as the machine; two reads at once then fight
+over every core and each is several times slower. And glibc gives each large array its
+own pages and hands them back when it is freed, so every read faults in and zeroes tens
+of megabytes anew (a tenth of a Shoal read's time here). The readers call
+:func:`one_thread` and :func:`keep_freed_memory` before they work (the command line and
+``serve`` both read through them).
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 from functools import cache
+
+_M_TRIM_THRESHOLD = -1
+_M_MMAP_THRESHOLD = -3
+ARRAY_BYTES = 16 << 20
+"""Arrays up to this size come from the heap, not pages of their own (a read's largest,
+the straightened photo in floats, is about 10 MB; glibc allows up to 16 MB on a 32-bit
+Pi OS)."""
+KEPT_BYTES = 64 << 20
+"""Freed memory the heap keeps for the next arrays instead of handing it back."""
 
 
 @cache
@@ -19,3 +34,17 @@ def one_thread() -> None:
 
     cv2.setNumThreads(1)
     threadpool_limits(1)
+
+
+@cache
+def keep_freed_memory() -> bool:
+    """Tell glibc's allocator to serve arrays up to :data:`ARRAY_BYTES` from the heap
+    and to keep up to :data:`KEPT_BYTES` freed (once); whether it took both. Without
+    glibc (macOS, musl) nothing changes."""
+    try:
+        mallopt = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    return bool(mallopt(_M_MMAP_THRESHOLD, ARRAY_BYTES)) and bool(
+        mallopt(_M_TRIM_THRESHOLD, KEPT_BYTES))

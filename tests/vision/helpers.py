@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from companion.games.poodivers.layout import rows_of
@@ -44,3 +45,12 @@ def wrong_cells(truth: dict[str, str], read: dict[str, str], shoal: bool = False
 def errors(truth: dict[str, str], read: dict[str, str], shoal: bool = False) -> int:
     """How many cells are read wrong, missed or made up (:func:`wrong_cells`)."""
     return len(wrong_cells(truth, read, shoal)[0])
+
+
+def as_sent(photo: np.ndarray) -> np.ndarray:
+    """The photo as the benchmark reads it: encoded again as a phone sends it (JPEG 92)."""
+    ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    out = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    assert out is not None
+    return out

@@ -1,0 +1,49 @@
+"""How a read runs in its process (vision.threads): one thread, freed memory kept. Each
+check runs in a fresh interpreter, as the command line's reads do."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+LOOP = """
+import resource
+import numpy as np
+from vision import threads
+if {keep}:
+    assert threads.keep_freed_memory()
+start = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for i in range(30):  # arrays of a read's size, a little larger each time
+    a = np.ones((1000 + i, 1000))
+    b = a * 2
+    del a, b
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - start)
+"""
+
+
+def _faults(keep: bool) -> int:
+    done = subprocess.run([sys.executable, "-c", LOOP.format(keep=keep)], capture_output=True,
+                          text=True, check=True)
+    return int(done.stdout)
+
+
+def test_freed_arrays_are_reused_not_faulted_in_again() -> None:
+    """Without it each 8 MB array is fresh pages (about 2000 page faults each); with it
+    the heap hands the freed ones out again."""
+    kept, fresh = _faults(True), _faults(False)
+    assert fresh > 30 * 1000
+    assert kept < fresh / 5, f"{kept} page faults with the memory kept, {fresh} without"
+
+
+def test_a_read_runs_on_one_thread() -> None:
+    code = """
+import cv2
+import numpy as np
+from threadpoolctl import threadpool_info
+from vision.reading import Reading, timed
+reading = timed(lambda photo: Reading("shoal", {}, {}), np.zeros((4, 4, 3), np.uint8))
+print(cv2.getNumThreads(), sorted({p["num_threads"] for p in threadpool_info()}))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["1", "[1]"]
