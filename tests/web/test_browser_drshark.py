@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
+from tests.support.words import drshark_clue
 from tests.web.conftest import (
     PHONE,
     TABLET,
@@ -20,6 +22,7 @@ from tests.web.conftest import (
     create_game,
     enter_pin,
     screenshot,
+    touch_page,
     wait_seq,
 )
 
@@ -48,7 +51,8 @@ def test_play_drshark(server: Server, new_browser: Any) -> None:
     first = draw_list(phone).first.get_attribute("data-clue")
     draw_list(phone).first.click()
     wait_seq(tablet, 3)
-    assert f"Ann drew {first}" in tablet.inner_text("#log")
+    catalogue = api_get(server, f"/api/games/{sid}")["state"]["catalogue"]
+    assert f"Ann drew {drshark_clue(catalogue, first)}" in tablet.inner_text("#log")
     screenshot(phone, "drshark-phone-search")
     screenshot(tablet, "drshark-tablet-search")
     phone.click("#timer-stop")
@@ -224,5 +228,30 @@ def test_every_move_form_offers_each_look_of_clue_once(server: Server,
         select.select_option(json.dumps(pick))
         page.locator('form.legal[data-type="draw"] button[type="submit"]').tap()
         wait_seq(page, 3)
-        assert f"Ann drew {pick}" in page.inner_text("#log")
+        catalogue = view["state"]["catalogue"]
+        assert f"Ann drew {drshark_clue(catalogue, pick)}" in page.inner_text("#log")
         screenshot(page, f"drshark-{'phone' if size is PHONE else 'tablet'}-every-move-draw")
+
+
+@pytest.mark.parametrize("size", ["phone", "tablet"])
+def test_the_area_prompt_goes_when_the_search_ends(server: Server, new_browser: Any,
+                                                   size: str) -> None:
+    """While Ann searches area A the page says how ("draw clues one by one..."); once
+    she stops it says the search is over and what it came to, not what to do in it."""
+    sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"]})["id"]
+    for action in ({"type": "move", "space": "A-light"}, {"type": "start_search"}):
+        view = api_post(server, f"/api/games/{sid}/actions", {"action": action})
+    page = touch_page(new_browser, size)
+    page.goto(f"{server.url}/games/{sid}")
+    page.wait_for_selector("#live.on")
+    controls = page.locator("#controls")
+    expect(controls).to_contain_text("Area A: draw clues one by one")
+    clue = next(c for c in view["state"]["catalogue"]["clues"]
+                if c["id"] in view["state"]["bag"] and not c.get("shark"))
+    for action in ({"type": "draw", "clue": clue["id"]}, {"type": "stop"}):
+        view = api_post(server, f"/api/games/{sid}/actions", {"action": action})
+    wait_seq(page, view["seq"])
+    expect(page.locator("#search-over")).to_have_text(
+        "Area A: the search is over (the spy stopped searching), 1 clue to the dossier")
+    expect(controls).not_to_contain_text("draw clues one by one")
+    screenshot(page, f"drshark-{size}-search-over")

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.web.conftest import (
+    DEVICES,
     PHONE,
     TABLET,
     Server,
@@ -17,6 +19,7 @@ from tests.web.conftest import (
     api_post,
     enter_pin,
     screenshot,
+    touch_page,
     wait_seq,
 )
 
@@ -239,3 +242,37 @@ def test_the_log_shows_the_last_moves_and_earlier_ones_on_a_tap(
     wait_seq(page, seq - 1)
     assert page.locator("#log li").count() == 44
     assert page.locator("#log li").first.get_attribute("value") == str(seq - 1)
+
+
+# The width a select needs to show its widest choice whole, against the width it has.
+NEEDED = """(el) => {
+  const copy = el.cloneNode(true);
+  copy.style.maxWidth = "none";
+  copy.style.width = "auto";
+  copy.style.position = "absolute";
+  el.parentElement.append(copy);
+  const needed = copy.getBoundingClientRect().width;
+  copy.remove();
+  return [needed, el.getBoundingClientRect().width];
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone", "tablet"])
+def test_who_holds_this_phone_fits_the_screen(server: Server, new_browser: Any,
+                                              size: str) -> None:
+    """On a tablet the list that says who holds the device shows its choices whole
+    ("Who holds this phone?", "I am Annabelle"); on a phone it stays narrow beside the
+    turn, and on neither does it widen the page."""
+    sid = api_post(server, "/api/games", {"game": "poodivers",
+                                          "players": ["Annabelle", "Ben"]})["id"]
+    page = touch_page(new_browser, size)
+    page.goto(f"{server.url}/games/{sid}")
+    page.wait_for_selector("#live.on")
+    me = page.locator("#me")
+    needed, width = me.evaluate(NEEDED)
+    if size == "tablet":
+        assert width >= needed - 0.5, f"{width:.0f} px for {needed:.0f} px of choices"
+    row = page.locator(".status-row")
+    assert row.evaluate("el => el.scrollWidth <= el.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= DEVICES[size]["width"]
+    screenshot(page, f"features-{size}-who-holds")

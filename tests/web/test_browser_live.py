@@ -17,6 +17,7 @@ from tests.web.conftest import (
     api_post,
     enter_pin,
     screenshot,
+    touch_page,
     wait_seq,
 )
 
@@ -172,3 +173,37 @@ def test_a_tap_is_drawn_once(server: Server, new_browser: Any) -> None:
         page.wait_for_timeout(800)             # the change's live event has come too
         assert page.evaluate("window.boards") - before == 1
         assert page.evaluate("window.charts") == n           # the chart once a change
+
+
+@pytest.mark.parametrize("game", ["drshark", "shark", "poodivers", "shoal"])
+def test_players_are_listed_in_seat_order(server: Server, new_browser: Any,
+                                          game: str) -> None:
+    """Seated Cy, Ann, Ben: the scoreboard, the chart's lines and the game's own
+    tables (holdings, dossiers, net worth) list them so on a page loaded afresh (its game
+    data has the keys sorted) and on one that followed the game (a patch keeps the keys'
+    places), not alphabetically or in whatever order the keys came."""
+    seats = ["Cy", "Ann", "Ben"]
+    sid = api_post(server, "/api/games", {"game": game, "players": seats})["id"]
+    follower = touch_page(new_browser, "tablet")
+    follower.goto(f"{server.url}/games/{sid}")
+    follower.wait_for_selector("#live.on")
+    seq = play(server, sid, 8, random.Random(3))
+    fresh = touch_page(new_browser, "phone")
+    fresh.goto(f"{server.url}/games/{sid}")
+    fresh.wait_for_selector("#live.on")
+    wait_seq(follower, seq)
+    for page in (fresh, follower):
+        expect(page.locator("#scores tr[data-score]")).to_have_count(3)
+        assert [r.get_attribute("data-score")
+                for r in page.locator("#scores tr[data-score]").all()] == seats
+        assert [line.get_attribute("data-line")
+                for line in page.locator("#chart polyline[data-line]").all()] == seats
+        # (the text, drawn or not: a card off the screen is drawn when it comes near)
+        assert [(k.text_content() or "").strip()
+                for k in page.locator("#chart .legend .key").all()] == seats
+        if game == "poodivers":
+            assert page.locator("table.holdings th[scope=row]").all_text_contents() == seats
+        if game == "drshark":
+            owners = [t.split(":")[0] for t in page.locator(".dossier").all_text_contents()]
+            assert owners == seats
+    screenshot(fresh, f"live-{game}-seat-order")

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from playwright.sync_api import expect
+
 from tests.web.conftest import (
     PHONE,
     TABLET,
     Server,
     api_get,
+    api_post,
     create_game,
     enter_pin,
     screenshot,
+    touch_page,
     wait_seq,
 )
 
@@ -87,3 +92,37 @@ def test_play_shark(server: Server, new_browser: Any) -> None:
     assert phone.locator("#price-chart polyline").count() == 4
     screenshot(phone, "shark-phone-over")
     screenshot(tablet, "shark-tablet-over")
+
+
+@pytest.mark.parametrize("size", ["phone", "tablet"])
+def test_the_buildings_to_place_are_in_the_companies_order(server: Server, new_browser: Any,
+                                                           size: str) -> None:
+    """A black die face with the joker lets any building go: the page offers them as the
+    rulebook lists the companies, then black, both when it loads (its game data has the
+    keys sorted) and when it follows the roll live (the engine's order, patched on)."""
+    sid = api_post(server, "/api/games", {"game": "shark", "players": ["Ann", "Ben"],
+                                          "options": {"variants": ["joker"]}})["id"]
+    follower = touch_page(new_browser, size)
+    follower.goto(f"{server.url}/games/{sid}")
+    follower.wait_for_selector("#live.on")
+    for company in ("red", "blue"):
+        api_post(server, f"/api/games/{sid}/actions",
+                 {"action": {"type": "choose_stock", "company": company}})
+    view = api_post(server, f"/api/games/{sid}/actions",
+                    {"action": {"type": "roll", "company": "yellow", "area": "1"}})
+    cell = view["state"]["pending"]["choices"]["yellow"][0]
+    for action in ({"type": "place", "cell": cell, "company": "yellow"},
+                   {"type": "end_turn"}, {"type": "roll", "company": "black", "area": "2"}):
+        view = api_post(server, f"/api/games/{sid}/actions", {"action": action})
+    assert set(view["state"]["pending"]["choices"]) == {"red", "blue", "green", "yellow",
+                                                        "black"}
+    fresh = touch_page(new_browser, size)
+    fresh.goto(f"{server.url}/games/{sid}")
+    fresh.wait_for_selector("#live.on")
+    wait_seq(follower, view["seq"])
+    for page in (fresh, follower):
+        chips = page.locator("#controls button.chip[data-company]")
+        expect(chips).to_have_count(5)
+        assert [c.get_attribute("data-company") for c in chips.all()] == [
+            "red", "blue", "green", "yellow", "black"]
+    screenshot(fresh, f"shark-{size}-buildings-order")

@@ -24,8 +24,17 @@ from companion.engine import IllegalAction
 from companion.store import Store
 from companion.table import Table
 from tests.support.driver import choose
-from tests.support.words import CODE
-from tests.web.conftest import PHONE, TABLET, Server, api_get, api_post, enter_pin, screenshot
+from tests.support.words import CODE, drshark_clue
+from tests.web.conftest import (
+    DRAW_ALL,
+    PHONE,
+    TABLET,
+    Server,
+    api_get,
+    api_post,
+    enter_pin,
+    screenshot,
+)
 
 
 def page_at(new_browser: Any, size: dict[str, int], url: str) -> Any:
@@ -192,6 +201,33 @@ def test_an_error_shows_next_to_the_control_tapped(server: Server, new_browser: 
         screenshot(page, f"words-error-{'phone' if size is PHONE else 'tablet'}")
 
 
+# Scrolls the element to the middle of the screen (clear of the pinned status at the top)
+# and resolves with its box once it is inside the screen and has held still for a frame.
+SHOWN_BOX = """(el) => new Promise((done) => {
+  let last = "";
+  const look = () => {
+    const r = el.getBoundingClientRect();
+    const now = [r.x, r.y, r.width, r.height].join();
+    const inside = r.top >= 0 && r.bottom <= innerHeight;
+    if (inside && now === last) {
+      done({ x: r.x, y: r.y, width: r.width, height: r.height });
+      return;
+    }
+    if (!inside) el.scrollIntoView({ block: "center" });
+    last = inside ? now : "";
+    requestAnimationFrame(look);
+  };
+  el.scrollIntoView({ block: "center" });
+  look();
+})"""
+
+
+def shown_box(element: Any) -> dict[str, float]:
+    """The element's box on the screen, scrolled to and staying put."""
+    box: dict[str, float] = element.evaluate(SHOWN_BOX)
+    return box
+
+
 def test_log_numbers_are_whole_and_by_the_first_line_of_their_move(
         tmp_path: Path, new_browser: Any) -> None:
     # A long Shark game (trading back and forth), stored before the server starts: the
@@ -228,11 +264,16 @@ def test_log_numbers_are_whole_and_by_the_first_line_of_their_move(
             # log, beside the move's first line.
             wrapped = next(li for li in log.locator("li").all()[:40]
                            if li.bounding_box()["height"] > 40)
-            wrapped.scroll_into_view_if_needed()
-            line = wrapped.bounding_box()
+            # Every card drawn first: one drawn as it comes near the screen (CSS
+            # content-visibility: auto) takes its own height instead of an estimate and
+            # moves what is below it, frames after a scroll on a busy machine, under the
+            # picture being taken.
+            page.evaluate(DRAW_ALL, True)
+            line = shown_box(wrapped)
             left = log.bounding_box()["x"]
             shot = page.screenshot(clip={"x": left, "y": line["y"], "width": line["x"] - left,
                                          "height": line["height"]})
+            page.evaluate(DRAW_ALL, False)
             grey = cv2.imdecode(np.frombuffer(shot, np.uint8), cv2.IMREAD_GRAYSCALE)
             assert grey is not None
             ink = np.argwhere(grey < 128)
@@ -298,3 +339,32 @@ def test_dr_shark_board_says_what_the_table_is_doing(
     play(server, sid, {"type": "stop"})
     expect(heading).to_have_text(f"Round 1 of {rounds} · sorting the dossier")
     screenshot(page, f"words-drshark-{'phone' if size is PHONE else 'tablet'}-phase")
+
+
+@pytest.mark.parametrize("size", [PHONE, TABLET])
+def test_dr_shark_log_names_clues_as_their_pieces_read(
+        server: Server, new_browser: Any, size: dict[str, int]) -> None:
+    """The log says "Ann drew treasure map c (heart, Maps)" and "formed the camera pen
+    evidence", not the catalogue's "treasure-map-3c" and "camera-pen"."""
+    sid = api_post(server, "/api/games", {"game": "drshark",
+                                          "players": ["Ann", "Ben", "Cid"]})["id"]
+    view = api_get(server, f"/api/games/{sid}")
+    rnd = random.Random(6)
+    drawn = lambda v: [e for e in v["log"] if " drew " in e["text"]]  # noqa: E731
+    while len(drawn(view)) < 4 and not view["over"]:
+        action = choose([e for e in view["legal"] if e["type"] != "tally"], rnd)
+        try:
+            view = api_post(server, f"/api/games/{sid}/actions", {"action": action})
+        except urllib.error.HTTPError:
+            continue
+    catalogue = view["state"]["catalogue"]
+    ids = {c["id"] for c in catalogue["clues"]} | {e for e in catalogue["evidence"] if "-" in e}
+    page = page_at(new_browser, size, f"{server.url}/games/{sid}")
+    lines = page.locator("#log li").all_text_contents()      # the last 40 moves
+    assert len(lines) == min(view["seq"], 40) and [t for t in lines if " drew " in t]
+    said = "\n".join(lines)
+    assert not [i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", said)], said
+    names = [drshark_clue(catalogue, c["id"]) for c in catalogue["clues"]]
+    for line in (t for t in lines if " drew " in t):
+        assert any(f" drew {n}" in line for n in names), line
+    screenshot(page, f"words-drshark-{'phone' if size is PHONE else 'tablet'}-log")

@@ -238,6 +238,16 @@ window.TC = (function () {
     });
   }
 
+  // The keys of an object by player or team ("Ann+Cid") in seat order, not in the keys'
+  // order: the API's answers sort them, a live patch keeps their places.
+  function seated(v, keys) {
+    const seat = (k) => {
+      const i = v.players.indexOf(k);
+      return i >= 0 ? i : v.players.indexOf(String(k).split("+")[0]);
+    };
+    return [...keys].sort((a, b) => seat(a) - seat(b));
+  }
+
   document.addEventListener("DOMContentLoaded", setupPin);
-  return { h, update, reuse, aside, later, api, askPin, ApiError, number };
+  return { h, update, reuse, aside, later, api, askPin, ApiError, number, seated };
 })();

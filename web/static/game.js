@@ -305,7 +305,7 @@ window.GamePage = (function () {
 
   function renderScores(v) {
     const table = document.getElementById("scores");
-    const rows = Object.entries(v.scores).map(([p, s]) => h("tr", {
+    const rows = window.TC.seated(v, Object.keys(v.scores)).map((p) => [p, v.scores[p]]).map(([p, s]) => h("tr", {
       class: [holds(p, v.current) ? "current" : "", v.winners.includes(p) ? "winner" : "",
         p.includes("+") ? "team" : ""].join(" "), "data-score": p,
     }, h("th", { scope: "row" }, v.winners.includes(p) ? "★ " : "",
@@ -350,7 +350,8 @@ window.GamePage = (function () {
     const box = document.getElementById("summary");
     box.hidden = !v.over;
     if (!v.over) return;
-    const ranked = Object.entries(v.scores).sort((a, b) => b[1] - a[1]);
+    const ranked = window.TC.seated(v, Object.keys(v.scores)).map((p) => [p, v.scores[p]])
+      .sort((a, b) => b[1] - a[1]);
     const reason = v.reason || "";
     update(box, ...[
       h("h2", {}, who(v)),
@@ -535,7 +536,7 @@ window.GamePage = (function () {
     renderScores(v);
     renderLog(view);
     // One line per score: per player, or per team where teams share a dossier.
-    const scored = Object.keys(v.scores);
+    const scored = window.TC.seated(v, Object.keys(v.scores));
     // A score line changes only at its end (a move adds a point, an undo takes the last).
     if (changed("chart", scored, v.timeline.length, v.timeline[v.timeline.length - 1])) {
       window.Chart.draw(document.getElementById("chart"), scored, v.timeline, null,

@@ -71,6 +71,13 @@ class Catalogue:
     def clue(self, clue_id: str) -> Clue:
         return self.clues[clue_id]
 
+    def piece(self, clue_id: str) -> str:
+        """A clue as its piece reads, for players: "treasure map c", "a shark" (the
+        catalogue's ids join words with "-")."""
+        clue = self.clues[clue_id]
+        return "a shark" if clue.shark else f"{clue.evidence or ''} {clue.part or ''}".replace(
+            "-", " ").strip()
+
     def copies(self, evidence: str) -> int:
         """How many times ``evidence`` can be formed in a game: its rarest part."""
         parts = self.evidence[evidence].parts

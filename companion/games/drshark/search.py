@@ -124,7 +124,8 @@ class OneByOne(Method):
                                 "one (draw), not with " + action["type"])
         clue = bag.take(action.get("clue"))
         if clue.shark:
-            return Step(search.end("shark", f"{clue.id} is a shark: out of the pool!",
+            return Step(search.end("shark", "the sharks are getting too close: out of "
+                                   "the pool!",
                                    (clue.id,)), (clue.id,), (clue.id,))
         mat = [bag.catalogue.clue(c) for c in search.clues]
         mistake = self.fits(clue, mat, bag.catalogue)
@@ -148,7 +149,7 @@ class ByShape(OneByOne):
 
     def fits(self, clue: Clue, mat: list[Clue], catalogue: Catalogue) -> str | None:
         if any(c.shape == clue.shape for c in mat):
-            return f"{clue.id} is {clue.shape}, a shape already on the mat"
+            return f"{catalogue.piece(clue.id)} is {clue.shape}, a shape already on the mat"
         return None
 
 
@@ -159,7 +160,8 @@ class DifferentTextures(OneByOne):
 
     def fits(self, clue: Clue, mat: list[Clue], catalogue: Catalogue) -> str | None:
         if any(c.category == clue.category for c in mat):
-            return f"{clue.id} has a texture ({texture(clue, catalogue)}) already on the mat"
+            return (f"{catalogue.piece(clue.id)} has a texture ({texture(clue, catalogue)}) "
+                    "already on the mat")
         return None
 
 
@@ -170,7 +172,7 @@ class SameTexture(OneByOne):
 
     def fits(self, clue: Clue, mat: list[Clue], catalogue: Catalogue) -> str | None:
         if mat and mat[0].category != clue.category:
-            return (f"{clue.id} has texture {texture(clue, catalogue)}, not "
+            return (f"{catalogue.piece(clue.id)} has texture {texture(clue, catalogue)}, not "
                     f"{texture(mat[0], catalogue)} like the first clue")
         return None
 
@@ -203,7 +205,9 @@ class ByFistful(Method):
         colours = {c.category for c in clues if c.shark}
         back = tuple(c.id for c in clues if c.category in colours)
         spread = tuple(c.id for c in clues if c.category not in colours)
-        note = (f"shark! back to the bag: every {', '.join(sorted(colours))} clue"
+        names = sorted(bag.catalogue.categories[c].name if c in bag.catalogue.categories
+                       else c for c in colours)
+        note = (f"shark! back to the bag: every {' and every '.join(names)} clue"
                 if colours else "")
         if not spread:
             return Step(search.end("shark", note, back), tuple(ids), back)
@@ -251,7 +255,7 @@ class ByObservation(Method):
                                 f"clue, not {action['type']}")
         clue = bag.take(action.get("clue"))
         if clue.shark:
-            raise BrokenRule(f"{clue.id} is a shark, not a clue: take a clue")
+            raise BrokenRule("a shark is not a clue: take a clue")
         taken = replace(search, clues=(clue.id,))
         return Step(taken.end("done"), (clue.id,))
 

@@ -13,6 +13,7 @@ from companion.engine import Action
 from companion.words import listed, plural
 
 if TYPE_CHECKING:
+    from companion.games.drshark.catalogue import Catalogue
     from companion.games.drshark.rules import DrSharkState
 
 METHOD = {"shape": "every clue a new shape", "different": "every clue a new texture",
@@ -26,8 +27,24 @@ def _space(name: object) -> str:
     return f"the {shade} space of area {area}" if shade else str(name)
 
 
-def _clues(value: object) -> str:
-    return listed(value if isinstance(value, list) else [])
+def _clue(catalogue: Catalogue, clue_id: object) -> str:
+    """A clue as its piece reads, as the page names it: ``"treasure map c (heart,
+    Maps)"``, ``"a shark (star, Maps)"``; an id the catalogue lacks as it was given."""
+    clue = catalogue.clues.get(str(clue_id))
+    if clue is None:
+        return str(clue_id)
+    category = catalogue.categories.get(clue.category)
+    return (f"{catalogue.piece(clue.id)} ({clue.shape}, "
+            f"{category.name if category else clue.category})")
+
+
+def _evidence(evidence_id: object) -> str:
+    """Evidence by its name: the catalogue's ids join words with "-"."""
+    return str(evidence_id).replace("-", " ")
+
+
+def _clues(catalogue: Catalogue, value: object) -> str:
+    return listed([_clue(catalogue, c) for c in value] if isinstance(value, list) else [])
 
 
 def _ended(after: DrSharkState) -> str:
@@ -52,21 +69,22 @@ def _start_search(before: DrSharkState, action: Action, after: DrSharkState) -> 
 
 
 def _draw(before: DrSharkState, action: Action, after: DrSharkState) -> str:
-    return f"drew {action.get('clue')}{_ended(after)}"
+    return f"drew {_clue(before.catalogue, action.get('clue'))}{_ended(after)}"
 
 
 def _fistful(before: DrSharkState, action: Action, after: DrSharkState) -> str:
     clues = action.get("clues")
     n = len(clues) if isinstance(clues, list) else 0
-    return f"pulled out a fistful of {plural(n, 'clue')}: {_clues(clues)}{_ended(after)}"
+    return (f"pulled out a fistful of {plural(n, 'clue')}: {_clues(before.catalogue, clues)}"
+            f"{_ended(after)}")
 
 
 def _select(before: DrSharkState, action: Action, after: DrSharkState) -> str:
-    return f"selected {_clues(action.get('clues'))}{_ended(after)}"
+    return f"selected {_clues(before.catalogue, action.get('clues'))}{_ended(after)}"
 
 
 def _take(before: DrSharkState, action: Action, after: DrSharkState) -> str:
-    return f"took {action.get('clue')}{_ended(after)}"
+    return f"took {_clue(before.catalogue, action.get('clue'))}{_ended(after)}"
 
 
 def _clock(before: DrSharkState, action: Action, after: DrSharkState) -> str:
@@ -80,7 +98,7 @@ def _form(before: DrSharkState, action: Action, after: DrSharkState) -> str:
     eid = str(action.get("evidence"))
     evidence = before.catalogue.evidence.get(eid)
     points = f" ({plural(evidence.points, 'point')})" if evidence else ""
-    text = f"formed the {eid} evidence{points}"
+    text = f"formed the {_evidence(eid)} evidence{points}"
     if after.service and not before.service:
         text += f", which calls {SERVICE.get(after.service, after.service)}'s service"
     return _unselected(before, after) + text
@@ -88,9 +106,10 @@ def _form(before: DrSharkState, action: Action, after: DrSharkState) -> str:
 
 def _service(before: DrSharkState, action: Action, after: DrSharkState) -> str:
     name = SERVICE.get(str(before.service), str(before.service))
-    text = f"used {name}'s service: took {action.get('take')} from {action.get('from')}"
+    take = _clue(before.catalogue, action.get("take"))
+    text = f"used {name}'s service: took {take} from {action.get('from')}"
     give = action.get("give")
-    return text + (f" and gave {_clues(give)}" if give else "")
+    return text + (f" and gave {_clues(before.catalogue, give)}" if give else "")
 
 
 def _skip_service(before: DrSharkState, action: Action, after: DrSharkState) -> str:
@@ -122,7 +141,7 @@ PHRASES: dict[str, Callable[[DrSharkState, Action, DrSharkState], str]] = {
 
 
 def describe(before: DrSharkState, action: Action, after: DrSharkState) -> str:
-    """``"Ann drew wig-1a; the search ends (wig-1a is a shark...), 2 clues to the
+    """``"Ann drew treasure map c (heart, Maps); the search ends, 1 clue to the
     dossier."``"""
     text = f"{before.player} {PHRASES[str(action.get('type'))](before, action, after)}."
     if after.ended and not before.ended:

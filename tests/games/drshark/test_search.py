@@ -273,3 +273,19 @@ def test_time_up_and_stop_are_legal_in_every_search_phase(space: str, step: str)
 def test_time_up_and_stop_are_legal_while_sorting_a_fistful() -> None:
     state = play(searching("D-light"), {"type": "fistful", "clues": ["wig-1a"]})
     assert {"select", "time_up", "stop"} <= set(types(state))
+
+
+def test_the_search_notes_name_the_pieces_not_the_catalogue() -> None:
+    """What the page and the log say of how a search ended names the pieces as they
+    read ("wig b", "Gadgets"), never a catalogue id ("wig-1b", "gadgets")."""
+    state = play(searching("A-light"), *draw("passport-1a", "wig-1b"))
+    assert state.search.note == "wig b is round, a shape already on the mat"
+    state = play(searching("B-light"), *draw("passport-1a", "passport-2b"))
+    assert state.search.note.startswith("passport b has a texture (stripes, Fake Documents)")
+    state = play(searching("A-light"), *draw("shark-4"))
+    assert state.search.note == "the sharks are getting too close: out of the pool!"
+    fist = ["shark-4", "watch-1a", "wig-1a"]
+    state = play(searching("D-light"), {"type": "fistful", "clues": fist})
+    assert state.search.note == "shark! back to the bag: every Gadgets clue"
+    with pytest.raises(IllegalAction, match=r"^a shark is not a clue: take a clue$"):
+        GAME.apply(searching("E-light"), {"type": "take", "clue": "shark-1"})

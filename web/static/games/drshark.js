@@ -10,6 +10,9 @@
     fistful: "grab one fistful, then keep one clue of each colour",
     observation: "take clues from those laid open",
   };
+  // How a search ended, in the rulebook's words ("End of the Search").
+  const ENDED = { time_up: "time ran out", stop: "the spy stopped searching",
+    mistake: "the spy made a mistake", shark: "a shark was drawn", done: "a clue was taken" };
   let timer = null;        // the last status from the server
   let deadline = 0;        // performance.now() when a running timer ends
   let frame = 0;
@@ -204,7 +207,14 @@
     const s = v.state;
     const search = s.search;
     const parts = [];
-    if (search) {
+    if (search && search.ended) {
+      // What the search was is no longer to do: what it came to.
+      const kept = search.kept.length;
+      parts.push(h("p", { id: "search-over" }, h("strong", {}, `Area ${search.area}: `),
+        `the search is over (${ENDED[search.ended] || search.ended}), `,
+        kept ? `${plural(kept, "clue")} to the dossier` : "nothing for the dossier"));
+      if (search.note) parts.push(h("p", { class: "pending" }, search.note));
+    } else if (search) {
       parts.push(h("p", {}, h("strong", {}, `Area ${search.area}: `),
         search.method ? METHOD_TEXT[search.method] || search.method : "choose a space"));
       if (search.clues.length) {
@@ -341,7 +351,7 @@
     const sum = (fs) => [...fs.querySelectorAll("input[data-category]")].reduce(
       (n, i) => n + Math.max(0, Number(i.value) || 0) * points(i.dataset.category), 0) +
       Math.max(0, Number(fs.querySelector("input[data-clues]").value) || 0);
-    const rows = Object.keys(s.dossiers).map((owner) => {
+    const rows = window.TC.seated(v, Object.keys(s.dossiers)).map((owner) => {
       // What was typed stays when the page is drawn again: so does its total.
       const typed = document.querySelector(`fieldset.tally[data-owner="${CSS.escape(owner)}"]`);
       const total = h("strong", { class: "tally-total", "data-total": owner },
@@ -392,7 +402,7 @@
     if (!ctx.past() && !legal.service) { giving = new Set(); serviceFrom = serviceTake = null; }
     const movable = new Set(legal.move ? legal.move.choices.space : []);
     const tokens = {};
-    for (const [p, space] of Object.entries(s.positions)) if (space) (tokens[space] = tokens[space] || []).push(p);
+    for (const p of window.TC.seated(v, Object.keys(s.positions))) if (s.positions[p]) (tokens[s.positions[p]] = tokens[s.positions[p]] || []).push(p);
     const spaces = h("div", { class: "spaces" }, s.board.spaces.map((sp) => h("button", {
       type: "button", class: `space${sp.dark ? " dark" : ""}${movable.has(sp.id) ? " target" : ""}`,
       "data-space": sp.id, disabled: !movable.has(sp.id),
@@ -414,7 +424,8 @@
 
     const parts = [...searchPanel(h, ctx, v, legal), ...dossierPanel(h, ctx, v, legal)];
     parts.push(h("h2", {}, "Dossiers"));
-    for (const [owner, d] of Object.entries(s.dossiers)) {
+    for (const owner of window.TC.seated(v, Object.keys(s.dossiers))) {
+      const d = s.dossiers[owner];
       parts.push(h("div", { class: "dossier" }, h("strong", {}, `${owner}: ${plural(d.points, "point")}`),
         h("div", {}, "Evidence: ", d.evidence.map(evidenceName).join(", ") || "none"),
         h("div", { class: "muted" }, `${plural(d.clue_count, "loose clue")}`, d.clues.length ? `: ${d.clues.map((c) => clueLabel(v, c)).join("; ")}`

@@ -111,7 +111,7 @@
       h("span", { class: "token golden" }, `${s.supply.golden} golden`)));
     parts.push(h("table", { class: "holdings" },
       h("tr", {}, h("th", {}, "Player"), h("th", {}, "Brown"), h("th", {}, "Golden")),
-      Object.entries(s.holdings).map(([p, got]) => h("tr", { class: p === v.current ? "current" : "" },
+      window.TC.seated(v, Object.keys(s.holdings)).map((p) => [p, s.holdings[p]]).map(([p, got]) => h("tr", { class: p === v.current ? "current" : "" },
         h("th", { scope: "row" }, p), h("td", {}, got.brown), h("td", {}, got.golden)))));
     window.TC.update(controls, parts);
   }

@@ -3,6 +3,7 @@
 "use strict";
 (function () {
   const COMPANIES = ["red", "blue", "green", "yellow"];
+  const BUILDINGS = [...COMPANIES, "black", "grey"];
   const DIE = [...COMPANIES, "black", "grey"];
   const COLOURS = { red: "#d7263d", blue: "#1b6ec2", green: "#2f9e44", yellow: "#f2c200",
     black: "#222", grey: "#8a8f93" };
@@ -176,7 +177,9 @@
     const s = v.state;
     const legal = byType(v.legal);
     const options = (s.pending && s.pending.choices) || {};
-    const buildings = Object.keys(options).filter((k) => k !== "remove_neutral");
+    // In the rulebook's order (the companies, then black, grey), not the keys' order:
+    // a loaded page's game data has its keys sorted, a live patch keeps their places.
+    const buildings = BUILDINGS.filter((b) => b in options);
     if (!ctx.past()) {   // looking back keeps what was chosen for now
       if (!legal.place) building = null;
       if (!legal.remove_neutral) removing = false;
@@ -287,7 +290,7 @@
     return h("table", { class: "market networth", id: "net-worth" },
       h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cash"), h("th", {}, "Shares at price"),
         h("th", {}, "Net worth")),
-      Object.keys(v.scores).map((p) => h("tr", { "data-worth": p }, h("td", {}, p), h("td", {}, money(s.cash[p])),
+      window.TC.seated(v, Object.keys(v.scores)).map((p) => h("tr", { "data-worth": p }, h("td", {}, p), h("td", {}, money(s.cash[p])),
         h("td", { class: "held" }, COMPANIES.filter((c) => (s.shares[p] || {})[c]).map((c) =>
           h("div", { "data-held": c }, h("span", { class: `chip ${c}` }, c),
             ` ${s.shares[p][c]} × ${money(s.prices[c])} = ${money(s.shares[p][c] * s.prices[c])}`)),
