@@ -28,10 +28,10 @@ def _faults(keep: bool) -> int:
 
 
 def test_freed_arrays_are_reused_not_faulted_in_again() -> None:
-    """Without it each 8 MB array is fresh pages (about 2000 page faults each); with it
-    the heap hands the freed ones out again."""
+    """Without it most 8 MB arrays are fresh pages (2000 page faults each; glibc reuses
+    some: 25,000-35,000 in all here); with it the heap hands the freed ones out again."""
     kept, fresh = _faults(True), _faults(False)
-    assert fresh > 30 * 1000
+    assert fresh > 10 * 1000
     assert kept < fresh / 5, f"{kept} page faults with the memory kept, {fresh} without"
 
 
