@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import re
 import urllib.error
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,27 @@ def play(server: Server, sid: int, *actions: dict[str, Any]) -> Any:
     for action in actions:
         view = api_post(server, f"/api/games/{sid}/actions", {"action": action})
     return view
+
+
+def played_until(server: Server, sid: int, seed: int, done: Callable[[Any], bool]) -> Any:
+    """Random legal Dr. Shark moves but the tally (a refused one is picked again) until
+    ``done(view)`` or the game is over; the last view."""
+    view = api_get(server, f"/api/games/{sid}")
+    rnd = random.Random(seed)
+    while not done(view) and not view["over"]:
+        action = choose([e for e in view["legal"] if e["type"] != "tally"], rnd)
+        try:
+            view = api_post(server, f"/api/games/{sid}/actions", {"action": action})
+        except urllib.error.HTTPError:
+            continue
+    return view
+
+
+def catalogue_ids(catalogue: dict[str, Any]) -> set[str]:
+    """The catalogue's ids that are not words: every clue's, and the evidence names of
+    more than one word ("camera-pen")."""
+    return ({c["id"] for c in catalogue["clues"]}
+            | {e for e in catalogue["evidence"] if "-" in e})
 
 
 def test_shoal_breakdown_says_what_each_goal_counted(server: Server, new_browser: Any) -> None:
@@ -296,18 +318,10 @@ def test_dr_shark_clues_and_evidence_by_name_not_by_catalogue_id(
     catalogue's "treasure-map-3c"; formed evidence is "camera pen", not "camera-pen"."""
     sid = api_post(server, "/api/games", {"game": "drshark",
                                           "players": ["Ann", "Ben", "Cid"]})["id"]
-    view = api_get(server, f"/api/games/{sid}")
-    rnd = random.Random(4)
-    loose = lambda v: sum(len(d["clues"]) for d in v["state"]["dossiers"].values())  # noqa: E731
-    while loose(view) < 4 and not view["over"]:
-        action = choose([e for e in view["legal"] if e["type"] != "tally"], rnd)
-        try:
-            view = api_post(server, f"/api/games/{sid}/actions", {"action": action})
-        except urllib.error.HTTPError:
-            continue
+    view = played_until(server, sid, 4, lambda v: sum(
+        len(d["clues"]) for d in v["state"]["dossiers"].values()) >= 4)
     catalogue = view["state"]["catalogue"]
-    # The ids that are not words: every clue's, and evidence names of more than one word.
-    ids = {c["id"] for c in catalogue["clues"]} | {e for e in catalogue["evidence"] if "-" in e}
+    ids = catalogue_ids(catalogue)
     page = page_at(new_browser, size, f"{server.url}/games/{sid}")
     dossiers = page.locator(".dossier").all_inner_texts()
     assert len(dossiers) == len(view["state"]["dossiers"])
@@ -348,17 +362,10 @@ def test_dr_shark_log_names_clues_as_their_pieces_read(
     evidence", not the catalogue's "treasure-map-3c" and "camera-pen"."""
     sid = api_post(server, "/api/games", {"game": "drshark",
                                           "players": ["Ann", "Ben", "Cid"]})["id"]
-    view = api_get(server, f"/api/games/{sid}")
-    rnd = random.Random(6)
-    drawn = lambda v: [e for e in v["log"] if " drew " in e["text"]]  # noqa: E731
-    while len(drawn(view)) < 4 and not view["over"]:
-        action = choose([e for e in view["legal"] if e["type"] != "tally"], rnd)
-        try:
-            view = api_post(server, f"/api/games/{sid}/actions", {"action": action})
-        except urllib.error.HTTPError:
-            continue
+    view = played_until(server, sid, 6, lambda v: sum(
+        " drew " in e["text"] for e in v["log"]) >= 4)
     catalogue = view["state"]["catalogue"]
-    ids = {c["id"] for c in catalogue["clues"]} | {e for e in catalogue["evidence"] if "-" in e}
+    ids = catalogue_ids(catalogue)
     page = page_at(new_browser, size, f"{server.url}/games/{sid}")
     lines = page.locator("#log li").all_text_contents()      # the last 40 moves
     assert len(lines) == min(view["seq"], 40) and [t for t in lines if " drew " in t]
