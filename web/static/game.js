@@ -305,13 +305,13 @@ window.GamePage = (function () {
 
   function renderScores(v) {
     const table = document.getElementById("scores");
-    const rows = window.TC.seated(v, Object.keys(v.scores)).map((p) => [p, v.scores[p]]).map(([p, s]) => h("tr", {
+    const rows = window.TC.seated(v, Object.keys(v.scores)).map((p) => h("tr", {
       class: [holds(p, v.current) ? "current" : "", v.winners.includes(p) ? "winner" : "",
         p.includes("+") ? "team" : ""].join(" "), "data-score": p,
     }, h("th", { scope: "row" }, v.winners.includes(p) ? "★ " : "",
       named(p),
       p.includes("+") && holds(p, v.current) ? h("span", { class: "muted" }, ` · ${v.current}'s turn`) : null),
-    h("td", {}, score(s))));
+    h("td", {}, score(v.scores[p]))));
     update(table, rows);
   }
 

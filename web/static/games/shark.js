@@ -3,8 +3,8 @@
 "use strict";
 (function () {
   const COMPANIES = ["red", "blue", "green", "yellow"];
-  const BUILDINGS = [...COMPANIES, "black", "grey"];
   const DIE = [...COMPANIES, "black", "grey"];
+  const BUILDINGS = DIE;  // a building of each company die face, in the rulebook's order
   const COLOURS = { red: "#d7263d", blue: "#1b6ec2", green: "#2f9e44", yellow: "#f2c200",
     black: "#222", grey: "#8a8f93" };
   const kept = window.GamePage.ctx.kept();
