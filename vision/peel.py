@@ -105,7 +105,8 @@ def hidden(cells: list[Cell], seen: np.ndarray, shoal: set[Cell]) -> list[Cell]:
 
 
 def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,
-         plain: np.ndarray | None = None) -> dict[Cell, int]:
+         plain: np.ndarray | None = None, carded: np.ndarray | None = None
+         ) -> dict[Cell, int]:
     """The visible section template of each covered cell, peeling cards top-down.
 
     ``sections`` (cells x 4N) correlates each cell with section q of card n at column
@@ -119,39 +120,51 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,
     A plain section (``plain``, 4N: no fish, so it correlates by its edges and frame
     only) at a cell that some section with fish matches better, and above ``stop``, is
     taken as hidden by a card above: the card is scored with it, as every card is, but
-    does not explain it; the card whose fish show there does."""
+    does not explain it; the card whose fish show there does.
+
+    Then the cells left whose colour says a card covers them (``carded``, per cell: of
+    neither the mat's colour nor the mat whitened by glare) are peeled on: a card whose
+    only sections still to explain are plain and lie on such cells is taken when their
+    mean is above ``stop``, without :data:`FEWER`. A plain section alone at the shoal's
+    edge, the rest of its card under others, is read by its colour as much as by its
+    frame."""
     index = {c: k for k, c in enumerate(cells)}
     n_cards = sections.shape[1] // 4
     places = sorted({(i - dx, j - dy) for i, j in cells for dx, dy in QUADRANTS})
     where = np.array([[index.get((a + dx, b + dy), -1) for dx, dy in QUADRANTS]
                       for a, b in places])  # places x 4
     on_mat = where >= 0
+    at = np.maximum(where, 0)
     columns = np.arange(n_cards)[None, None, :] * 4 + np.arange(4)[None, :, None]
-    at = np.maximum(where, 0)[:, :, None]
-    gathered = sections[at, columns]  # places x 4 x cards
+    gathered = sections[at[:, :, None], columns]  # places x 4 x cards
+    plain_at = (plain[columns] if plain is not None
+                else np.zeros(gathered.shape, bool))  # places x 4 x cards
     under = np.zeros(gathered.shape, bool)  # plain sections with fish of a card above
     if plain is not None and (~plain).any():
         fish = np.where(plain[None, :], -np.inf, sections).max(1)  # best fish, per cell
-        under = plain[columns] & (fish[at] > np.maximum(gathered, stop))
+        under = plain_at & (fish[at][:, :, None] > np.maximum(gathered, stop))
     off = (~on_mat).sum(1)[:, None]  # sections not seen: they count as bare mat scores
     explained = np.zeros(len(cells), bool)
     spent = np.zeros(gathered.shape[::2], bool)  # places x cards that explain nothing more
     found: dict[Cell, int] = {}
+    card_at: np.ndarray | None = None  # the second round's: cells a card's colour covers
     while True:
-        visible = on_mat & ~explained[np.maximum(where, 0)]
-        count = visible.sum(1)
-        if not count.any():
-            break
-        mean = (((gathered * visible[:, :, None]).sum(1) + bare * off)
-                / np.maximum(count[:, None] + off, 1))
-        score = np.where((count[:, None] > 0) & ~spent,
-                         mean - FEWER * (4 - count[:, None] - off), -np.inf)
+        visible = on_mat & ~explained[at]
+        count = visible.sum(1)[:, None]
+        mean = ((gathered * visible[:, :, None]).sum(1) + bare * off) / np.maximum(count + off, 1)
+        if card_at is None:  # first: every card, fewer sections counting less
+            score = np.where((count > 0) & ~spent, mean - FEWER * (4 - count - off), -np.inf)
+        else:  # then: cards with only plain sections on cards' colour left to explain
+            lone = ~(visible[:, :, None] & (~card_at[:, :, None] | ~plain_at)).any(1)
+            score = np.where((count > 0) & lone & ~spent, mean, -np.inf)
         place, card = np.unravel_index(int(score.argmax()), score.shape)
         if score[place, card] <= stop:
-            break
+            if carded is None or card_at is not None:
+                return found
+            card_at = carded[at] & on_mat
+            continue
         spent[place, card] = True
         for q in np.flatnonzero(visible[place] & ~under[place, :, card]):
             k = int(where[place, q])
             explained[k] = True
             found[cells[k]] = int(card) * 4 + int(q)
-    return found

@@ -159,15 +159,17 @@ class ShoalReader:
         plain = np.array([v == EMPTY for v in self.templates.labels[1:]])
         # a cell's colour is judged at its middle, clear of its neighbours and edges
         middle = max(self.templates.inset_mm, min(sw, sh) / 4)
-        means = matching.sample(small, corners + shift, self.templates.box_mm,
-                                middle, (0,), outside=0.0).mean(1)
-        sections = mat_coloured(sections, means, self.templates.means[1:],
-                                sections.max(1) < split, sections.max(1) > (split + top_score) / 2,
-                                bare, (bare + top_score) / 2, np.array(cells, float), plain)
+        means, still = matching.sample(small, np.concatenate([corners + shift, corners]),
+                                       self.templates.box_mm, middle, (0,),
+                                       outside=0.0).mean(1).reshape(2, len(cells), -1)
+        sections, carded = mat_coloured(sections, means, still, self.templates.means[1:],
+                                        sections.max(1) < split,
+                                        sections.max(1) > (split + top_score) / 2, bare,
+                                        (bare + top_score) / 2, np.array(cells, float), plain)
         sections = outshone(sections, (split + top_score) / 2,
                             np.array(self.templates.labels[1:]), plain)
         stop = (bare + top_score) / 2
-        found = peel(cells, sections, stop, bare, plain)
+        found = peel(cells, sections, stop, bare, plain, carded)
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")
@@ -285,9 +287,10 @@ def chroma(colours: np.ndarray) -> np.ndarray:
     return out
 
 
-def mat_coloured(sections: np.ndarray, means: np.ndarray, section_means: np.ndarray,
-                 bare_cells: np.ndarray, sure_cells: np.ndarray, bare: float,
-                 stop: float, places: np.ndarray, plain: np.ndarray) -> np.ndarray:
+def mat_coloured(sections: np.ndarray, means: np.ndarray, still: np.ndarray,
+                 section_means: np.ndarray, bare_cells: np.ndarray, sure_cells: np.ndarray,
+                 bare: float, stop: float, places: np.ndarray, plain: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """``sections`` with every cell of the bare mat's colour kept from matching a section
     clearly not of that colour (down to ``bare``): a plain section and the bare mat look
     alike in pattern, not in colour.
@@ -301,9 +304,15 @@ def mat_coloured(sections: np.ndarray, means: np.ndarray, section_means: np.ndar
     N) is kept whatever its colour, since cells of a card that correlate weakly (bowed,
     veiled) may have been taken for bare mat around it. A cell that is not sure and lies
     clearly off the mat's colours under glare (:func:`off_glare`) scores at least
-    ``stop`` for every section: a card covers it, whichever its clear sections say."""
+    ``stop`` for every section: a card covers it, whichever its clear sections say.
+
+    ``means`` are the cells' colours where each matched best, ``still`` where the lattice
+    puts them: the best match of a bare cell beside a card leans its window onto the
+    card's edge. Also returned: the cells whose colour at ``still`` says a card covers
+    them (off the mat's colours under glare; the peel reads a plain section alone at the
+    shoal's edge by it, :func:`vision.peel.peel`)."""
     if bare_cells.sum() < 4 or not sure_cells.any():
-        return sections
+        return sections, np.zeros(len(sections), bool)
     cell = chroma(means)
     best = sections.argmax(1)
     cast = np.median(cell[sure_cells] - chroma(section_means[best[sure_cells]]), 0)
@@ -330,7 +339,8 @@ def mat_coloured(sections: np.ndarray, means: np.ndarray, section_means: np.ndar
     # section matching it: it neither vouches for a card nor vetoes one there
     covered = (off_glare(cell, mat, cast) > 4 * spread) & ~sure_cells
     out = np.where(covered[:, None], np.maximum(out, stop), out)
-    return out
+    carded = off_glare(chroma(still), mat, cast) > 4 * spread
+    return out, carded
 
 
 def _off_segment(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -111,6 +111,25 @@ def test_a_lone_cell_that_matches_weakly_stays_bare() -> None:
     assert peel.peel(CELLS, corr, stop=0.6, bare=0.3) == shows
 
 
+def test_a_plain_section_alone_at_the_shoal_edge_is_read_by_its_colour() -> None:
+    """Card 1 (at (0, 0)) lies under cards 2 and 0 and shows one plain section: by its
+    frame it matches less than a card showing one section must, by its colour a card
+    covers it. A cell of a card's colour whose best match has fish, or whose plain match
+    is below the stop, stays bare."""
+    shows = {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3,  # card 0, on top
+             (0, 1): 8, (0, 2): 10, (1, 2): 11}           # card 2, under it
+    corr = table(shows)
+    corr[CELLS.index((0, 0)), 4] = 0.65  # card 1's plain top-left section, alone
+    corr[CELLS.index((3, 2)), 5] = 0.7   # fish, beside the shoal
+    corr[CELLS.index((3, 0)), 6] = 0.55  # plain, below the stop
+    plain = np.zeros(12, bool)
+    plain[[4, 6]] = True
+    carded = np.zeros(len(CELLS), bool)
+    assert peel.peel(CELLS, corr, 0.6, 0.3, plain, carded) == shows
+    carded[[CELLS.index(c) for c in ((0, 0), (3, 2), (3, 0))]] = True
+    assert peel.peel(CELLS, corr, 0.6, 0.3, plain, carded) == {**shows, (0, 0): 4}
+
+
 def test_a_card_half_off_the_mat_is_no_card() -> None:
     # the right column of a card left of the lattice (place (-1, 0)) matches the cells
     # beside the mat's edge; its left column is off the mat, so nothing shows it is there
@@ -139,12 +158,29 @@ def test_colour_keeps_the_bare_mat_from_a_section_and_lifts_a_plain_section() ->
     section_means = np.array([CARD, CARD])
     bare_cells = np.array([True] * 5 + [False, False, True])
     sure = np.array([False] * 5 + [True, False, False])
-    out = shoal.mat_coloured(corr, means * (1 + 0.002 * np.arange(8))[:, None],
-                             section_means, bare_cells, sure, bare=0.2, stop=0.6,
-                             places=places, plain=np.array([False, False]))
+    jitter = means * (1 + 0.002 * np.arange(8))[:, None]
+    out, carded = shoal.mat_coloured(corr, jitter, jitter, section_means, bare_cells, sure,
+                                     bare=0.2, stop=0.6, places=places,
+                                     plain=np.array([False, False]))
     assert out[7, 1] == 0.2           # the mat's colour: no section of the card's
     assert out[6].min() >= 0.6        # the card's colour: there, plain as it is
     assert out[5, 0] == 0.95 and (out[:5] == corr[:5]).all()
+    assert carded.tolist() == [False] * 5 + [True, True, False]
+
+
+def test_a_cell_is_told_card_by_its_colour_where_the_lattice_puts_it() -> None:
+    """The best match of a bare cell beside a card may lean its window onto the card: its
+    colour there is the card's, its colour where the lattice puts it the mat's."""
+    places = np.array([(i, 0) for i in range(8)], float)
+    means = np.array([MAT] * 5 + [CARD, CARD, MAT]) * (1 + 0.002 * np.arange(8))[:, None]
+    leaning = means.copy()
+    leaning[7] = CARD  # cell 7, bare, matched best half on the card beside it
+    corr = np.array([[0.2, 0.2]] * 5 + [[0.95, 0.3], [0.1, 0.1], [0.3, 0.9]])
+    bare_cells = np.array([True] * 5 + [False, False, True])
+    sure = np.array([False] * 5 + [True, False, False])
+    args = (np.array([CARD, CARD]), bare_cells, sure, 0.2, 0.6, places, np.zeros(2, bool))
+    assert shoal.mat_coloured(corr, leaning, means, *args)[1][7] == False  # noqa: E712
+    assert shoal.mat_coloured(corr, means, leaning, *args)[1][7] == True  # noqa: E712
 
 
 def test_colour_decides_only_where_the_pattern_cannot() -> None:
@@ -157,9 +193,10 @@ def test_colour_decides_only_where_the_pattern_cannot() -> None:
     corr = np.array([[0.2, 0.2]] * 5 + [[0.95, 0.3], [0.3, 0.95]] + [[0.95, 0.3]] * 3)
     bare_cells = np.array([True] * 5 + [False] * 5)
     sure = np.array([False] * 5 + [True] * 5)
-    out = shoal.mat_coloured(corr, means * (1 + 0.002 * np.arange(10))[:, None],
-                             np.array([CARD, CARD]), bare_cells, sure, bare=0.2, stop=0.6,
-                             places=places, plain=np.array([False, True]))
+    jitter = means * (1 + 0.002 * np.arange(10))[:, None]
+    out, _ = shoal.mat_coloured(corr, jitter, jitter, np.array([CARD, CARD]), bare_cells,
+                                sure, bare=0.2, stop=0.6, places=places,
+                                plain=np.array([False, True]))
     assert out[5, 0] == 0.95          # fish: the pattern says card
     assert out[6, 1] == 0.2           # plain, and of the mat's colour: bare mat
 
@@ -180,11 +217,13 @@ def test_glare_on_two_sections_leaves_the_card_to_its_other_two() -> None:
     jitter = means * (1 + 0.002 * np.arange(len(CELLS)))[:, None]
     args = (np.array([CARD] * 12), bare_cells, sure, 0.2, 0.6, places, np.zeros(12, bool))
     assert peel.peel(CELLS, corr, stop=0.6, bare=0.2) == {}  # by pattern alone: no card
-    assert peel.peel(CELLS, shoal.mat_coloured(corr, jitter, *args), 0.6, 0.2) == shows
+    assert peel.peel(CELLS, shoal.mat_coloured(corr, jitter, jitter, *args)[0], 0.6,
+                     0.2) == shows
     # the bare mat whitened by the same glare is still bare mat
     whitened = jitter.copy()
     whitened[glared] = 0.5 * np.array(MAT) + 0.5
-    assert peel.peel(CELLS, shoal.mat_coloured(corr, whitened, *args), 0.6, 0.2) == {}
+    assert peel.peel(CELLS, shoal.mat_coloured(corr, whitened, whitened, *args)[0], 0.6,
+                     0.2) == {}
 
 
 def test_off_glare_measures_colour_unlike_the_mat_mixed_with_the_light() -> None:
