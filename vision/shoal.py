@@ -24,9 +24,14 @@ the top down, by card, not by pixel colour:
    the card. A section another value explains better counts less (:func:`vision.peel.outshone`),
    and one off the mat counts as bare mat (:func:`vision.peel.peel`). Peeling stops when the best
    is nearer what the bare mat scores than what the top card scores (both measured in
-   this photo): the rest is bare mat. Cells beside the shoal that glare mostly clips are
-   named as hidden (:func:`vision.peel.hidden`): a card there cannot be read, and the reading says
-   to take the photo again if one lies there.
+   this photo): the rest is bare mat. Then cards whose only sections left are plain and
+   on cells of a card's colour are peeled on (a plain section alone at the shoal's
+   edge). A plain section must show its card's outline where it faces bare mat
+   (:func:`vision.edges.outlined`): bare mat between cards, whose edges fall where a
+   plain section's frame would, shows none on its other sides. Cells beside the shoal
+   that glare mostly clips are named as hidden (:func:`vision.peel.hidden`): a card
+   there cannot be read, and the reading says to take the photo again if one lies
+   there.
 
 No pixel is called card or mat by a colour fixed in advance: the mat's paper and the
 light's colour are measured in each photo, and what a card looks like comes only from
@@ -48,7 +53,7 @@ import cv2
 import numpy as np
 
 from companion.games.shoal.layout import EMPTY
-from vision import calibration, lighting, matching, templates
+from vision import calibration, edges, lighting, matching, templates
 from vision.decks import Deck, load_deck
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
@@ -170,6 +175,8 @@ class ShoalReader:
                             np.array(self.templates.labels[1:]), plain)
         stop = (bare + top_score) / 2
         found = peel(cells, sections, stop, bare, plain, carded)
+        found = edges.outlined(found, cells, corners + shift, (sw, sh), rectified,
+                               plain)
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")

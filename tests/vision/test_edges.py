@@ -1,0 +1,49 @@
+"""A plain section must show its card's outline where it faces bare mat (vision.edges)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision import edges
+from vision.mat import PX_PER_MM
+
+SECTION = (40.0, 30.0)
+CELLS = [(i, j) for j in range(6) for i in range(6)]
+CORNERS = np.array([(i * SECTION[0], j * SECTION[1]) for i, j in CELLS], float)
+
+
+def photo(cards: list[tuple[int, int]]) -> np.ndarray:
+    """A grey mat (paper white 1) with a light card, framed by a dark line, at each place
+    (two sections by two, top-left cell given)."""
+    s = PX_PER_MM
+    out = np.full((round(200 * s), round(260 * s), 3), 0.5, np.float32)
+    for i, j in cards:
+        x0, y0 = round(i * SECTION[0] * s), round(j * SECTION[1] * s)
+        x1, y1 = x0 + round(2 * SECTION[0] * s), y0 + round(2 * SECTION[1] * s)
+        out[y0:y1, x0:x1] = 0.2
+        out[y0 + 2:y1 - 2, x0 + 2:x1 - 2] = 0.85
+    return out
+
+
+def test_a_plain_section_without_its_cards_outline_is_bare_mat() -> None:
+    image = photo([(1, 1), (1, 3)])
+    plain = np.zeros(12, bool)
+    plain[[5, 8]] = True
+    found = {(1, 1): 0, (2, 1): 1, (1, 2): 2, (2, 2): 3,  # card 0 at (1, 1): fish
+             (1, 3): 4, (2, 3): 5, (1, 4): 6, (2, 4): 7,  # card 1 at (1, 3): (2, 3) plain
+             (3, 2): 8}  # bare mat beside card 0, taken for card 2's plain top-left
+    out = edges.outlined(found, CELLS, CORNERS, SECTION, image, plain)
+    assert out == {c: col for c, col in found.items() if c != (3, 2)}
+    # with card 2 there, its outline shows and the plain section stays
+    image = photo([(1, 1), (1, 3), (3, 2)])
+    assert edges.outlined(found, CELLS, CORNERS, SECTION, image, plain) == found
+
+
+def test_a_step_and_a_line_both_are_edges() -> None:
+    image = np.full((100, 100, 3), 0.5, np.float32)
+    image[:, 50:] = 0.8  # a step at x = 25 mm
+    image[:, 20:22] = 0.1  # a line at x = 10 mm
+    flat = edges.strength(image, np.array([30.0, 5.0]), (10.0, 30.0), "right")
+    step = edges.strength(image, np.array([15.0, 5.0]), (10.0, 30.0), "right")
+    line = edges.strength(image, np.array([0.0, 5.0]), (10.0, 30.0), "right")
+    assert flat < 1e-6 < 0.1 < step and line > 0.1
