@@ -168,7 +168,7 @@ def _terms(h: int, w: int) -> np.ndarray:
     xs, ys = xs / w - 0.5, ys / h - 0.5
     out: np.ndarray = np.stack([np.ones_like(xs), xs, ys, xs * xs, xs * ys, ys * ys],
                                -1).reshape(-1, 6)
-    out.flags.writeable = False
+    out.setflags(write=False)  # shared by every fit of this size
     return out
 
 
