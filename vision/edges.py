@@ -15,9 +15,10 @@ import numpy as np
 from vision.mat import PX_PER_MM
 from vision.peel import Cell
 
-ACROSS_MM = 6.0
-"""How far either side of a side's place on the lattice its edge is looked for (cards
-lie a few millimetres off)."""
+ACROSS = 1 / 3
+"""How far either side of a side's place its edge is looked for, as a share of the
+section across it: cards lie off the lattice by more than a match's shift seeks, and a
+plain section matches a little off its place as well as on it."""
 STEP_MM = 1.5
 """Colours this far either side of a point are compared for an edge there."""
 ALONG = (0.2, 0.8)
@@ -38,7 +39,7 @@ def strength(rectified: np.ndarray, corner_mm: np.ndarray, size_mm: tuple[float,
     """How sharply the colour changes across ``side`` of the box with top-left
     ``corner_mm`` (rectified mm) and ``size_mm``: the largest colour difference (paper
     white units, over the three channels) between points :data:`STEP_MM` either side of
-    a line parallel to the side, within :data:`ACROSS_MM` of it, averaged along it."""
+    a line parallel to the side, within :data:`ACROSS` of it, averaged along it."""
     x0, y0 = corner_mm
     w, h = size_mm
     s = PX_PER_MM
@@ -46,14 +47,14 @@ def strength(rectified: np.ndarray, corner_mm: np.ndarray, size_mm: tuple[float,
     if side in ("top", "bottom"):
         at = y0 if side == "top" else y0 + h
         lo, hi = round((x0 + a0 * w) * s), round((x0 + a1 * w) * s)
-        ya, yb = round((at - ACROSS_MM) * s), round((at + ACROSS_MM) * s)
+        ya, yb = round((at - ACROSS * h) * s), round((at + ACROSS * h) * s)
         if ya < 0 or yb > rectified.shape[0] or lo < 0 or hi > rectified.shape[1]:
             return float("nan")
         profile = rectified[ya:yb, lo:hi].mean(1)
     else:
         at = x0 if side == "left" else x0 + w
         lo, hi = round((y0 + a0 * h) * s), round((y0 + a1 * h) * s)
-        xa, xb = round((at - ACROSS_MM) * s), round((at + ACROSS_MM) * s)
+        xa, xb = round((at - ACROSS * w) * s), round((at + ACROSS * w) * s)
         if xa < 0 or xb > rectified.shape[1] or lo < 0 or hi > rectified.shape[0]:
             return float("nan")
         profile = rectified[lo:hi, xa:xb].mean(0)
