@@ -239,7 +239,7 @@ window.TC = (function () {
   }
 
   // The keys of an object by player or team ("Ann+Cid") in seat order, not in the keys'
-  // order: the API's answers sort them, a live patch keeps their places.
+  // order: a live patch keeps a key's place where a whole view would put it elsewhere.
   function seated(v, keys) {
     const seat = (k) => {
       const i = v.players.indexOf(k);

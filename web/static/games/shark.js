@@ -178,7 +178,7 @@
     const legal = byType(v.legal);
     const options = (s.pending && s.pending.choices) || {};
     // In the rulebook's order (the companies, then black, grey), not the keys' order:
-    // a loaded page's game data has its keys sorted, a live patch keeps their places.
+    // a live patch keeps a key's place where a whole view would put it elsewhere.
     const buildings = BUILDINGS.filter((b) => b in options);
     if (!ctx.past()) {   // looking back keeps what was chosen for now
       if (!legal.place) building = null;
