@@ -24,7 +24,10 @@ window.TC = (function () {
     for (const c of children) {
       if (c === null || c === undefined || c === false) continue;
       if (Array.isArray(c)) add(el, c);
-      else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+      else {
+        if (c.keeps) el.stands = true;    // holds a stand-in (reuse): see settled()
+        el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+      }
     }
   }
 
@@ -62,12 +65,22 @@ window.TC = (function () {
       const here = old[i];
       const node = fresh[i].keeps || fresh[i];  // a part kept as it was (reuse)
       if (here === node) continue;
-      else if (!here) parent.append(node);
+      else if (!here) parent.append(settled(node));
       else if (node.isConnected) parent.insertBefore(node, here);   // kept, moved
-      else if (!same(here, node)) here.replaceWith(node);
+      else if (!same(here, node)) here.replaceWith(settled(node));
       else morph(here, node);
     }
     while (old.length > fresh.length) parent.lastChild.remove();
+  }
+
+  // A new element that goes in as it is (not morphed into one shown) takes the parts
+  // its stand-ins keep (reuse) in their places: a board whose cells were kept one by
+  // one, put in where something else was.
+  function settled(node) {
+    if (!node.stands) return node;
+    node.stands = false;
+    for (const c of [...node.childNodes]) if (c.keeps) c.replaceWith(c.keeps);
+    return node;
   }
 
   function aside(node) {
