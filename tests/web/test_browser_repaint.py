@@ -1,8 +1,9 @@
 """What a change costs the page, in chromium at a phone (390 x 844, touch) and a tablet
 (1280 x 800, touch), counted in what the page makes and writes (never in milliseconds):
 a move makes again only the cards that look different, a kept board goes in whole where
-something else was, the running countdown writes its text only when the text changes,
-and the clapper's sound is made after a tap's answer is drawn, not before."""
+something else was, a kept box stays put when a part above it comes or goes, the running
+countdown writes its text only when the text changes, and the clapper's sound is made
+after a tap's answer is drawn, not before."""
 
 from __future__ import annotations
 
@@ -86,6 +87,45 @@ def test_a_kept_board_goes_in_whole_where_something_else_was(
         }""")
         drawn, kept, buttons, empty = got
         assert kept == drawn and buttons == 120 and empty == 0, (size, got)
+
+
+# update() of a parent holding a kept box (reuse) after a part above it went away, then
+# after one came: the box itself never leaves the page (a box moved is laid out and
+# painted again, its tables and all).
+KEPT_BOX = """() => {
+  const { h, update, reuse } = window.TC;
+  const host = h("div", {});
+  document.getElementById("app").append(host);
+  const box = reuse(null, "box", () => h("div", { id: "kept-box" }, h("table", {},
+    h("tr", {}, h("td", {}, "1")))));
+  update(host, h("p", {}, "a"), h("p", { class: "row" }, "b"), box);
+  const moved = [];
+  new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of [...r.addedNodes, ...r.removedNodes]) {
+        if (n.id === "kept-box") moved.push(n.id);
+      }
+    }
+  }).observe(host, { childList: true });
+  update(host, h("p", {}, "a"), reuse(box, "box", () => null));
+  const fewer = host.textContent;
+  update(host, h("p", {}, "a"), h("button", {}, "c"), reuse(box, "box", () => null));
+  const more = host.textContent;
+  return new Promise((done) => setTimeout(() => { host.remove(); done([moved, fewer, more]); }));
+}"""
+
+
+def test_a_kept_box_stays_put_when_a_part_above_it_comes_or_goes(
+        server: Server, new_browser: Any) -> None:
+    sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    for size in DEVICES:
+        page = touch_page(new_browser, size)
+        page.goto(f"{server.url}/games/{sid}")
+        page.wait_for_selector("#live.on")
+        moved, fewer, more = page.evaluate(KEPT_BOX)
+        assert (fewer, more) == ("a1", "ac1"), size
+        assert moved == [], f"{size}: the kept box left the page {len(moved)} times"
 
 
 @pytest.mark.parametrize("size", list(DEVICES))
