@@ -624,13 +624,17 @@ window.GamePage = (function () {
     // layout: reading it in render() made the browser lay out the page in the script.
     const status = document.getElementById("status");
     // The status's height also sizes a tablet's controls box (--status-height in
-    // app.css), so the box ends on the screen: what is at its foot can be seen.
+    // app.css), so the box ends on the screen: what is at its foot can be seen. Set on
+    // the box, not the page: a custom property set on the page's root is inherited by
+    // every element, and all of them were styled again (a tenth of a second on a slow
+    // phone's first drawing of a Shoal game).
+    const card = document.getElementById("controls-card");
     new ResizeObserver(() => {
       const padding = `${status.offsetHeight + 8}px`;
       const root = document.documentElement.style;
       if (root.scrollPaddingTop !== padding) {
         root.scrollPaddingTop = padding;
-        root.setProperty("--status-height", `${status.offsetHeight}px`);
+        card.style.setProperty("--status-height", `${status.offsetHeight}px`);
       }
     }).observe(status);
     document.getElementById("undo").addEventListener("click", undo);
