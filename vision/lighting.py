@@ -23,6 +23,7 @@ mat's own spread allows (shadows: only when much darker).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -95,44 +96,79 @@ def marker_mask(spec: MatSpec, shape: tuple[int, int], px_per_mm: float,
     return out
 
 
-def _marker_cells(spec: MatSpec) -> dict[int, np.ndarray]:
-    """Each marker's code as a grid of cells, True where white (border included)."""
+@cache
+def _white_cells(dictionary: str, marker_mm: float,
+                 markers: tuple[tuple[int, float, float], ...]) -> tuple[np.ndarray, ...]:
+    """Each marker's white code cells (border included) as their centres in mat
+    millimetres (n x 2), and the cells' side: made once per mat."""
     import cv2.aruco as aruco
 
-    dictionary = aruco.getPredefinedDictionary(getattr(aruco, spec.dictionary))
-    n = dictionary.markerSize + 2
-    return {k: aruco.generateImageMarker(dictionary, k, n) > 127 for k in spec.markers}
+    coded = aruco.getPredefinedDictionary(getattr(aruco, dictionary))
+    n = coded.markerSize + 2
+    side = marker_mm / n
+    out = []
+    for k, x, y in markers:
+        r, c = np.nonzero(aruco.generateImageMarker(coded, k, n) > 127)
+        # the corner as :meth:`MatSpec.marker_corners_mm` gives it (float32)
+        x0, y0 = np.float32(x - marker_mm / 2), np.float32(y - marker_mm / 2)
+        out.append(np.stack([x0 + (c + 0.5) * side, y0 + (r + 0.5) * side], 1))
+    return (np.array(side), *out)
+
+
+def _median_where(values: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """Per row of ``values`` (K x n x 3), the median over its ``ok`` samples (K x n), as
+    :func:`numpy.median` of each row's kept samples gives it (K x 3; NaN where none)."""
+    vals = np.sort(np.where(ok[..., None], values, np.float32(np.nan)), 1)
+    count = ok.sum(1)
+    rows = np.arange(len(values))
+    lo = vals[rows, np.maximum(count - 1, 0) // 2]
+    hi = vals[rows, np.minimum(count // 2, values.shape[1] - 1)]
+    out: np.ndarray = (lo + hi) / np.float32(2)
+    return out
 
 
 def paper_white(rectified: np.ndarray, light: np.ndarray, spec: MatSpec,
                 px_per_mm: float) -> np.ndarray | None:
     """Paper white over the mat's light (3,), from the white cells of the markers' codes
     (the centre of each cell, clipped pixels left out); ``None`` when none shows."""
-    ratios = []
+    side, *each = _white_cells(spec.dictionary, spec.marker_mm,
+                               tuple((k, *spec.markers[k]) for k in spec.markers))
+    h = max(1, round(float(side) * px_per_mm / 4))
     ox, oy = spec.origin_mm
-    for k, cells in _marker_cells(spec).items():
-        n = cells.shape[0]
-        side = spec.marker_mm / n
-        x0, y0 = spec.marker_corners_mm(k)[0]
-        whites = []
-        for r, c in zip(*np.nonzero(cells), strict=True):
-            cx = (x0 + (c + 0.5) * side - ox) * px_per_mm
-            cy = (y0 + (r + 0.5) * side - oy) * px_per_mm
-            h = max(1, round(side * px_per_mm / 4))
-            ya, xa = round(cy) - h, round(cx) - h
-            if ya < 0 or xa < 0 or ya + 2 * h > rectified.shape[0] \
-                    or xa + 2 * h > rectified.shape[1]:
-                continue
-            patch = rectified[ya:ya + 2 * h, xa:xa + 2 * h].reshape(-1, 3).astype(np.float32)
-            lit = light[ya:ya + 2 * h, xa:xa + 2 * h].reshape(-1, 3)
-            ok = patch.max(1) < CLIP
-            if ok.any():
-                whites.append(np.median((patch[ok] + 1) / np.maximum(lit[ok], 1.0), 0))
-        if whites:
-            ratios.append(np.median(whites, 0))
+    ramp = np.arange(2 * h)
+    ratios = []
+    for centres in each:
+        # the cells' centres rounded as Python rounds (half to even, as np.round)
+        ya = np.round((centres[:, 1] - oy) * px_per_mm).astype(int) - h
+        xa = np.round((centres[:, 0] - ox) * px_per_mm).astype(int) - h
+        inside = ((ya >= 0) & (xa >= 0) & (ya + 2 * h <= rectified.shape[0])
+                  & (xa + 2 * h <= rectified.shape[1]))
+        if not inside.any():
+            continue
+        ys = (ya[inside][:, None] + ramp)[:, :, None]
+        xs = (xa[inside][:, None] + ramp)[:, None, :]
+        patch = rectified[ys, xs].reshape(len(ys), -1, 3).astype(np.float32)
+        lit = light[ys, xs].reshape(len(ys), -1, 3)
+        ok = patch.max(-1) < CLIP
+        seen = ok.any(1)
+        if not seen.any():
+            continue
+        whites = _median_where((patch + 1) / np.maximum(lit, 1.0), ok)[seen]
+        ratios.append(np.median(whites, 0))
     if not ratios:
         return None
     out: np.ndarray = np.median(ratios, 0).astype(np.float32)
+    return out
+
+
+@cache
+def _terms(h: int, w: int) -> np.ndarray:
+    """The quadratic surface's terms at every pixel of an h x w image (h*w x 6)."""
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    xs, ys = xs / w - 0.5, ys / h - 0.5
+    out: np.ndarray = np.stack([np.ones_like(xs), xs, ys, xs * xs, xs * ys, ys * ys],
+                               -1).reshape(-1, 6)
+    out.setflags(write=False)  # shared by every fit of this size
     return out
 
 
@@ -140,10 +176,7 @@ def _poly_fit(img: np.ndarray, keep: np.ndarray) -> np.ndarray:
     """A quadratic surface per channel through the kept pixels, evaluated everywhere
     (a cubic overshoots in the middle of a big layout, where no bare mat shows)."""
     h, w = keep.shape
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    xs, ys = xs / w - 0.5, ys / h - 0.5
-    terms = np.stack([np.ones_like(xs), xs, ys, xs * xs, xs * ys, ys * ys],
-                     -1).reshape(-1, 6)
+    terms = _terms(h, w)
     sel = keep.reshape(-1)
     a = terms[sel].astype(np.float64)
     coef = np.linalg.lstsq(a.T @ a, a.T @ img.reshape(-1, 3)[sel], rcond=None)[0]
@@ -170,9 +203,12 @@ def _light(small: np.ndarray, known: np.ndarray, markers: np.ndarray
         ratio = small / np.maximum(light, 1.0)
         ratio /= np.median(ratio[keep], axis=0)
         # bare mat is its own colour under any light: in shadow darker, no more coloured
-        level = ratio.mean(-1, keepdims=True)
-        tint = np.abs(ratio / np.maximum(level, 1e-3) - 1.0).max(-1)
-        grown = (tint < 0.06) & (level[..., 0] > 0.3) & (level[..., 0] < 1.5) & ~markers
+        b, g, r = ratio[..., 0], ratio[..., 1], ratio[..., 2]
+        level = (b + g + r) / 3  # channel by channel: numpy's mean over 3 is slow
+        over = np.maximum(level, 1e-3)
+        tint = np.maximum(np.maximum(np.abs(b / over - 1.0), np.abs(g / over - 1.0)),
+                          np.abs(r / over - 1.0))
+        grown = (tint < 0.06) & (level > 0.3) & (level < 1.5) & ~markers
         grown &= known
         # pale cards look like mat too; the bare mat is what joins the mat's edges
         _, labels = cv2.connectedComponents(grown.astype(np.uint8), connectivity=4)
@@ -221,7 +257,8 @@ def flatten(rectified: np.ndarray, spec: MatSpec, px_per_mm: float = PX_PER_MM,
                           1.0).astype(np.float32) * np.ones(3, np.float32)
     # the bare mat reads 1.0 over the light; paper white 1.0 over light * white
     ratio = (rectified.astype(np.float32) + 1.0) / np.maximum(light_full, 1.0)
-    flat = ratio * mat_tone[None, None, :]
+    # OpenCV's product with a per-channel scalar: numpy's broadcast over 3 is ten times slower
+    flat = cv2.multiply(ratio, (*map(float, mat_tone), 0.0))
     rb, rg, rr = cv2.split(ratio)
     level = (rb + rg + rr) / 3
     tint = cv2.max(cv2.max(cv2.absdiff(rb, level), cv2.absdiff(rg, level)),
