@@ -167,9 +167,10 @@ def trace(browser: Any, page: Any, run: Any, save: Path | None, name: str) -> li
     return data["traceEvents"] if isinstance(data, dict) else data
 
 
-def profiled(cdp: Any, run: Any) -> dict[str, float]:
-    """The page's script functions by their own time (ms, sampled by V8's profiler)
-    while ``run()`` runs: where a script's milliseconds go, by function."""
+def profiled(cdp: Any, run: Any) -> dict[str, dict[str, float]]:
+    """The script functions by their own time (ms, sampled by V8's profiler) while
+    ``run()`` runs, and the page's own functions by their total time (what they called
+    counted in): where a script's milliseconds go, by function."""
     cdp.send("Profiler.enable")
     cdp.send("Profiler.setSamplingInterval", {"interval": 200})
     cdp.send("Profiler.start")
@@ -177,16 +178,32 @@ def profiled(cdp: Any, run: Any) -> dict[str, float]:
     profile = cdp.send("Profiler.stop")["profile"]
     cdp.send("Profiler.disable")
     nodes = {n["id"]: n for n in profile["nodes"]}
+    parent = {c: n["id"] for n in profile["nodes"] for c in n.get("children", [])}
     gaps = profile["timeDeltas"]
-    own: dict[str, float] = defaultdict(float)
-    for sample, gap in zip(profile["samples"], [*gaps[1:], 0], strict=True):
-        frame = nodes[sample]["callFrame"]
+
+    def named(node: int) -> str:
+        frame = nodes[node]["callFrame"]
         where = frame["url"].rsplit("/", 1)[-1]
-        name = f"{frame['functionName'] or '(anonymous)'} {where}:{frame['lineNumber'] + 1}" \
+        return f"{frame['functionName'] or '(anonymous)'} {where}:{frame['lineNumber'] + 1}" \
             if where else frame["functionName"] or "(anonymous)"
-        own[name] += gap / 1000
-    return {k: round(v, 1) for k, v in sorted(own.items(), key=lambda kv: -kv[1])[:12]
-            if k not in ("(idle)", "(program)")}
+
+    own: dict[str, float] = defaultdict(float)
+    total: dict[str, float] = defaultdict(float)    # the page's own functions, callees in
+    for sample, gap in zip(profile["samples"], [*gaps[1:], 0], strict=True):
+        own[named(sample)] += gap / 1000
+        seen = set()
+        node: int | None = sample
+        while node is not None:
+            name = named(node)
+            if nodes[node]["callFrame"]["url"].startswith("http") and name not in seen:
+                seen.add(name)
+                total[name] += gap / 1000
+            node = parent.get(node)
+    skip = ("(idle)", "(program)")
+    return {"own": {k: round(v, 1) for k, v in sorted(own.items(), key=lambda kv: -kv[1])[:12]
+                    if k not in skip},
+            "total": {k: round(v, 1) for k, v in sorted(total.items(),
+                                                        key=lambda kv: -kv[1])[:16]}}
 
 
 def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,

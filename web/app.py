@@ -46,6 +46,10 @@ def create_app(table: Table, config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secrets.token_hex(32)
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    # The game a page brings inside it (the tojson filter) in the same order as the API's
+    # answers and the live events: Jinja sorts its keys unless told not to, and a page
+    # draws some choices in key order (a form's fields, the catalogue's evidence).
+    app.jinja_env.policies["json.dumps_kwargs"] = {"sort_keys": False}
     app.debug = False  # the Werkzeug debugger would run code for anyone on the LAN
 
     chronicle = Chronicle()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import expect
+
 from companion.games.poodivers.layout import card_cells, rows_of
 from tests.web.conftest import (
     ARTIFACTS,
@@ -23,13 +25,56 @@ from tests.web.conftest import (
     wait_seq,
 )
 
+# The middle of the element once the page has laid it out where it stays: where it is
+# after one frame is where it was the frame before (a scroll brings parts near the screen
+# that the page then lays out and draws, content-visibility: auto, and what is below them
+# moves).
+SETTLED = """(el) => new Promise((done) => {
+  let last = "";
+  const look = () => {
+    const r = el.getBoundingClientRect();
+    const now = [r.x, r.y, r.width, r.height].join(" ");
+    if (now === last) done([r.x + r.width / 2, r.y + r.height / 2]);
+    else { last = now; requestAnimationFrame(look); }
+  };
+  requestAnimationFrame(look);
+})"""
+
 
 def tap_at(page: Any, selector: str) -> None:
-    """A finger on the middle of the element (whatever lies on top there gets it)."""
+    """A finger on the middle of the element (whatever lies on top there gets it), once
+    the page's layout has settled around it."""
     element = page.locator(selector).first
     element.scroll_into_view_if_needed()
-    box = element.bounding_box()
-    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    x, y = element.evaluate(SETTLED)
+    page.touchscreen.tap(x, y)
+
+
+# A page that moves its button a frame after it is scrolled to, as a part that comes near
+# the screen and is then laid out (content-visibility: auto) moves what is below it.
+SHIFTING = """<!doctype html><meta name="viewport" content="width=device-width">
+<style>html { overflow-anchor: none; }</style>
+<div style="height: 1500px">top</div><div id="grow"></div>
+<button id="aim" style="height: 60px; width: 200px">aim</button>
+<div style="height: 1500px">foot</div>
+<script>
+  let taps = 0, grown = false;
+  document.getElementById("aim").addEventListener("click", () => { taps += 1;
+    document.title = String(taps); });
+  addEventListener("scroll", () => requestAnimationFrame(() => {
+    if (grown) return;
+    grown = true;
+    document.getElementById("grow").style.height = "300px";
+  }));
+</script>"""
+
+
+def test_a_finger_tap_waits_for_the_layout_to_settle(new_browser: Any) -> None:
+    for size in DEVICES:
+        page = touch_page(new_browser, size)
+        page.set_content(SHIFTING)
+        tap_at(page, "#aim")
+        expect(page).to_have_title("1", timeout=3000)
 
 
 def play(server: Server, sid: int, *actions: dict[str, Any]) -> Any:
@@ -299,3 +344,24 @@ def test_start_starts_this_pages_game_and_every_page_shows_where_the_timer_is(
     assert fresh.inner_text("#countdown") == "30.0"
     assert fresh.locator("#countdown.stopped, #countdown.expired, #countdown.running").count() == 0
     screenshot(fresh, "taps-drshark-phone-new-game-clock")
+
+
+def test_a_fresh_page_has_the_games_own_order_as_a_live_one_does(
+        server: Server, new_browser: Any) -> None:
+    # The page brings the game inside it: with its keys in the engine's order, not sorted,
+    # so the form of every legal move names Babanipoulos' fields as a live page does.
+    sid = babanipoulos_waits(server)
+    service = next(o for o in api_get(server, f"/api/games/{sid}")["legal"]
+                   if o["type"] == "service")
+    assert list(service["choices"]) == ["from", "take", "give"]
+    for size in DEVICES:
+        page = touch_page(new_browser, size)
+        page.goto(f"{server.url}/games/{sid}")
+        page.wait_for_selector("#live.on")
+        tap_at(page, "#all-moves summary")
+        form = 'form.legal[data-type="service"]'
+        page.wait_for_selector(form)
+        fields = page.eval_on_selector_all(
+            f"{form} [data-field]", "els => els.map((el) => el.dataset.field)")
+        screenshot(page, f"taps-drshark-{size}-fresh-order")
+        assert fields == ["from", "take", "give"], size

@@ -24,7 +24,10 @@ window.TC = (function () {
     for (const c of children) {
       if (c === null || c === undefined || c === false) continue;
       if (Array.isArray(c)) add(el, c);
-      else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+      else {
+        if (c.keeps) el.stands = true;    // holds a stand-in (reuse): see settled()
+        el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+      }
     }
   }
 
@@ -58,16 +61,38 @@ window.TC = (function () {
       for (const c of [...old]) if (c.aside) c.remove();
       parent.aside = false;
     }
+    let kept = null;          // the parts kept (reuse) among fresh, when one is looked for
     for (let i = 0; i < fresh.length; i++) {
       const here = old[i];
       const node = fresh[i].keeps || fresh[i];  // a part kept as it was (reuse)
       if (here === node) continue;
-      else if (!here) parent.append(node);
-      else if (node.isConnected) parent.insertBefore(node, here);   // kept, moved
-      else if (!same(here, node)) here.replaceWith(node);
+      else if (!here) parent.append(settled(node));
+      else if (node.isConnected) {
+        // A kept part further on: what lies before it went away (a button fewer above a
+        // box of tables), unless that is kept too. Taking those away is cheaper than
+        // moving the kept part, which the browser lays out and paints again.
+        kept = kept || keptIn(fresh);
+        let gone = node.parentNode === parent;
+        for (let c = here; gone && c !== node; c = c.nextSibling) if (!c || kept.has(c)) gone = false;
+        if (gone) while (old[i] !== node) old[i].remove();
+        else parent.insertBefore(node, here);   // kept, moved
+      }
+      else if ((kept = kept || keptIn(fresh)).has(here)) parent.insertBefore(settled(node), here);
+      else if (!same(here, node)) here.replaceWith(settled(node));
       else morph(here, node);
     }
     while (old.length > fresh.length) parent.lastChild.remove();
+  }
+  const keptIn = (fresh) => new Set(fresh.map((f) => f.keeps).filter((k) => k));
+
+  // A new element that goes in as it is (not morphed into one shown) takes the parts
+  // its stand-ins keep (reuse) in their places: a board whose cells were kept one by
+  // one, put in where something else was.
+  function settled(node) {
+    if (!node.stands) return node;
+    node.stands = false;
+    for (const c of [...node.childNodes]) if (c.keeps) c.replaceWith(c.keeps);
+    return node;
   }
 
   function aside(node) {
@@ -239,7 +264,7 @@ window.TC = (function () {
   }
 
   // The keys of an object by player or team ("Ann+Cid") in seat order, not in the keys'
-  // order: the API's answers sort them, a live patch keeps their places.
+  // order: a live patch keeps a key's place where a whole view would put it elsewhere.
   function seated(v, keys) {
     const seat = (k) => {
       const i = v.players.indexOf(k);

@@ -200,14 +200,18 @@ window.GamePage = (function () {
   // A team ("Ann+Dan", where teams share a dossier) as the scoreboard names it.
   const named = (p) => (p.includes("+") ? `Team ${p.split("+").join(" & ")}` : p);
 
-  function who(v) {
-    if (v.closed) return `This game was ${v.closed}: it can be looked at, not played`;
+  // Whose turn, in two parts: the one with the names, which a narrow screen shortens
+  // ("Maximiliana Theo… to play"), and the words after it, always shown.
+  function whoParts(v) {
+    if (v.closed) return [`This game was ${v.closed}: it can be looked at, not played`, ""];
     if (v.over) {
       const w = v.winners.length ? v.winners.map(named).join(" and ") : "nobody";
-      return `Game over: ${w} ${v.winners.length > 1 ? "share the win" : "wins"}`;
+      return [`Game over: ${w}`, ` ${v.winners.length > 1 ? "share the win" : "wins"}`];
     }
-    return isMine(v) ? `Your turn, ${me}${v.current !== me ? ` (${v.current})` : ""}` : `${v.current} to play`;
+    return isMine(v) ? [`Your turn, ${me}${v.current !== me ? ` (${v.current})` : ""}`, ""]
+      : [v.current, " to play"];
   }
+  const who = (v) => whoParts(v).join("");
 
   // "I am Ben": who holds this phone, remembered on it (no account). It marks that
   // player's turn (a buzz and a beep when it comes) and puts their actions first; the
@@ -234,8 +238,8 @@ window.GamePage = (function () {
     if (audio && audio.state === "suspended") audio.resume().catch(() => {});
     return audio;
   }
-  // Off the tap's path: the tap is answered first (see drshark.js).
-  document.addEventListener("pointerdown", () => { if (me && !audio) window.TC.later(sound); }, true);
+  // Off the tap's path: the tap is answered and drawn first (see drshark.js).
+  document.addEventListener("pointerdown", () => { if (me && !audio) afterDraw(sound); }, true);
 
   function beep() {
     try {
@@ -497,12 +501,17 @@ window.GamePage = (function () {
   function render() {
     const v = shown();
     document.body.classList.toggle("looking-back", !!past);
-    const turn = who(v);
-    if (document.getElementById("turn").textContent !== turn) {
-      document.getElementById("turn").textContent = turn;
+    const [names, words] = whoParts(v);
+    const turn = document.getElementById("turn");
+    if (turn.textContent !== names + words) {
+      // One line on a phone too: a long name is cut short, the whole in its title.
+      update(turn, h("span", { class: "who" }, names), words ? h("span", { class: "then" }, words) : null);
+      turn.title = names + words;
+      if (words) thenWidth.observe(turn.lastChild);
+      else turn.style.removeProperty("--then");
     }
-    document.getElementById("turn").classList.toggle("over", v.over);
-    document.getElementById("turn").classList.toggle("mine", !past && isMine(v));
+    turn.classList.toggle("over", v.over);
+    turn.classList.toggle("mine", !past && isMine(v));
     if (!past) turnAlert(v);
     renderMe(view);
     renderPast();
@@ -521,6 +530,7 @@ window.GamePage = (function () {
     }
     // The page's first drawing is the turn, the board and the controls: the scores, the
     // chart and the log (below them on a phone) follow once the browser is idle.
+    if (afterwards.size) runAfterwards();
     if (sideDrawn) renderSide(v);
     else if (!sideDue) {
       sideDue = true;
@@ -529,6 +539,50 @@ window.GamePage = (function () {
   }
   let sideDue = false;
   let sideDrawn = false;
+  // The room the words after the names take in the turn bar (app.css, .turn .who), as
+  // the browser laid them out: known after the layout, so nothing is measured in render.
+  const thenWidth = new ResizeObserver((entries) => {
+    const box = entries[entries.length - 1];
+    if (!box.target.isConnected) return;
+    const width = `${Math.ceil(box.borderBoxSize[0].inlineSize)}px`;
+    const turn = document.getElementById("turn");
+    if (turn.style.getPropertyValue("--then") !== width) turn.style.setProperty("--then", width);
+  });
+
+  // afterDraw(f): f runs once the browser is idle after the page's next drawing (a tap's
+  // answer, a live change): work a tap starts that the tap's answer need not wait for (a
+  // sound context takes a fifth of a second to make on a slow phone, and the wait for
+  // the network is idle time too).
+  const afterwards = new Set();
+  function afterDraw(f) {
+    afterwards.add(f);
+  }
+  function runAfterwards() {
+    for (const f of afterwards) window.TC.later(f);
+    afterwards.clear();
+  }
+
+  // soon(id, make): a box for the parts of a game's controls that no turn acts on (Shark's
+  // stock tables and chart, Dr. Shark's dossiers and tally), filled with make()'s parts
+  // once the browser is idle, after the drawing an open or a tap asked for: the first
+  // drawing is what a phone shows above the fold, a tap's answer the turn, the board and
+  // what to do next. Until then the box shows what it last showed (it is kept through
+  // the controls' update); the last make() asked for wins.
+  const due = new Map();      // box id -> make
+  function soon(id, make) {
+    const box = window.TC.reuse(document.getElementById(id), `soon ${id}`,
+      () => h("div", { id, class: "soon" }));
+    if (!due.size) window.TC.later(drawDue);
+    due.set(id, make);
+    return box;
+  }
+  function drawDue() {
+    for (const [id, make] of [...due]) {
+      due.delete(id);
+      const box = document.getElementById(id);
+      if (box) update(box, make());
+    }
+  }
   let sideReady = () => {};
   const sideDone = new Promise((ok) => { sideReady = ok; });
 
@@ -560,7 +614,7 @@ window.GamePage = (function () {
     await send(`${base}/redo`, {});
   }
 
-  const ctx = { h, act, send, flash, complain, confirm: confirmBox, base, sid, kept,
+  const ctx = { h, act, send, flash, complain, confirm: confirmBox, base, sid, kept, soon, afterDraw,
     me: () => me, view: () => view, timer: () => timer, past: () => !!past,
     browserTimer: app.dataset.browserTimer === "yes", rerender: () => view && render() };
 
@@ -569,10 +623,18 @@ window.GamePage = (function () {
     // status, not under it. Measured when the status changes size, after the frame's
     // layout: reading it in render() made the browser lay out the page in the script.
     const status = document.getElementById("status");
+    // The status's height also sizes a tablet's controls box (--status-height in
+    // app.css), so the box ends on the screen: what is at its foot can be seen. Set on
+    // the box, not the page: a custom property set on the page's root is inherited by
+    // every element, and all of them were styled again (a tenth of a second on a slow
+    // phone's first drawing of a Shoal game).
+    const card = document.getElementById("controls-card");
     new ResizeObserver(() => {
       const padding = `${status.offsetHeight + 8}px`;
-      if (document.documentElement.style.scrollPaddingTop !== padding) {
-        document.documentElement.style.scrollPaddingTop = padding;
+      const root = document.documentElement.style;
+      if (root.scrollPaddingTop !== padding) {
+        root.scrollPaddingTop = padding;
+        card.style.setProperty("--status-height", `${status.offsetHeight}px`);
       }
     }).observe(status);
     document.getElementById("undo").addEventListener("click", undo);

@@ -55,13 +55,16 @@
   }
   // Made only where the clapper is the browser's, and after the first tap has been
   // answered (making one takes a fifth of a second on a slow phone): once the player has
-  // touched the page the browser lets a context made later play.
+  // touched the page the browser lets a context made later play. The tap's answer is
+  // drawn first (ctx.afterDraw): idle time while the answer is on its way is not enough.
   const wake = () => {
     if (!audio && window.AudioContext) audio = new AudioContext();
     if (audio && audio.state === "suspended") audio.resume().catch(() => {});
   };
   document.addEventListener("pointerdown", () => {
-    if (window.GamePage.ctx.browserTimer) window.TC.later(wake);
+    if (window.GamePage.ctx.browserTimer && (!audio || audio.state === "suspended")) {
+      window.GamePage.ctx.afterDraw(wake);
+    }
   });
 
   const sid = Number(window.GamePage.ctx.sid);
@@ -76,20 +79,21 @@
     const mine = here();
     let ms = mine && timer.state !== "idle" ? timer.ms_left : timer.duration_ms;
     if (mine && timer.state === "running") ms = Math.max(0, deadline - performance.now());
-    el.textContent = (Math.ceil(ms / 100) / 10).toFixed(1);
+    // Called at every frame while the timer runs: only what changed is written (a text
+    // set again, even the same, has the browser lay out and paint it again, and a tap's
+    // answer waits behind that work).
+    set(el, "textContent", (Math.ceil(ms / 100) / 10).toFixed(1));
     const warning = mine && timer.state === "running" && ms <= (timer.warning_ms || 0);
-    el.className = `countdown ${mine ? timer.state : "elsewhere"}${warning ? " warning" : ""}`;
-    const state = document.getElementById("timer-state");
-    if (state) {
-      state.textContent = timer.error ? `timer: ${timer.error}`
-        : mine ? `${TIMER_WORDS[timer.state] || timer.state} · ${timer.backend} timer`
-          : timer.game ? `the timer is on game #${timer.game}` : "the timer is free";
-    }
-    const take = document.getElementById("timer-here");
-    if (take) take.hidden = mine;
-    const stop = document.getElementById("timer-stop");
-    if (stop) stop.disabled = !mine;
+    set(el, "className", `countdown ${mine ? timer.state : "elsewhere"}${warning ? " warning" : ""}`);
+    set(document.getElementById("timer-state"), "textContent", timer.error ? `timer: ${timer.error}`
+      : mine ? `${TIMER_WORDS[timer.state] || timer.state} · ${timer.backend} timer`
+        : timer.game ? `the timer is on game #${timer.game}` : "the timer is free");
+    set(document.getElementById("timer-here"), "hidden", mine);
+    set(document.getElementById("timer-stop"), "disabled", !mine);
     if (mine && timer.state === "running") frame = requestAnimationFrame(showClock);
+  }
+  function set(el, key, value) {
+    if (el && el[key] !== value) el[key] = value;
   }
   const TIMER_WORDS = { idle: "ready", running: "running", paused: "paused", expired: "time is up",
     stopped: "stopped" };
@@ -221,6 +225,11 @@
         parts.push(h("p", {}, "On the mat: "), clueButtons(h, v, search.clues, () => ({ disabled: true })));
       }
       if (search.note) parts.push(h("p", { class: "pending" }, search.note));
+      // What ends the search comes before the clue list, which can be long: in sight on
+      // a tablet without scrolling the controls' box.
+      const end = simpleButtons(h, ctx, legal, ["time_up", "stop"]);
+      if (end) end.classList.add("search-end");
+      parts.push(end);
       if (search.method === "fistful" && search.clock && legal.select) {
         parts.push(h("p", { class: "pending", id: "after-clapper" },
           "The clapper went while the fistful was sorted: tap only the clues picked before it, " +
@@ -267,12 +276,19 @@
             clues: pickParts(s, e, clues) }) }, `${evidenceName(e)} (${plural(s.catalogue.evidence[e].points, "point")})`))));
     }
     if (legal.service) parts.push(servicePanel(h, ctx, v, legal.service.choices));
-    const simple = { skip_service: "Skip the service", end_turn: "End the turn", time_up: "Time is up",
-      stop: "Stop searching", start_search: "Start the search (no timer)" };
-    const buttons = Object.entries(simple).filter(([k]) => legal[k]).map(([k, label]) =>
-      h("button", { type: "button", class: "big", id: `do-${k}`, onclick: () => ctx.act({ type: k }) }, label));
-    if (buttons.length) parts.push(h("div", { class: "row" }, buttons));
+    // The search's own ending buttons are in the search panel, when there is a search.
+    parts.push(simpleButtons(h, ctx, legal, ["skip_service", "end_turn",
+      ...(s.search && !s.search.ended ? [] : ["time_up", "stop"]), "start_search"]));
     return parts;
+  }
+
+  // The actions without choices, each a button, in the order of ``kinds``.
+  const SIMPLE = { skip_service: "Skip the service", end_turn: "End the turn", time_up: "Time is up",
+    stop: "Stop searching", start_search: "Start the search (no timer)" };
+  function simpleButtons(h, ctx, legal, kinds) {
+    const buttons = kinds.filter((k) => legal[k]).map((k) => h("button", { type: "button",
+      class: "big", id: `do-${k}`, onclick: () => ctx.act({ type: k }) }, SIMPLE[k]));
+    return buttons.length ? h("div", { class: "row" }, buttons) : null;
   }
 
   // Paoletta takes one clue from another dossier; Babanipoulos takes one and gives two
@@ -423,16 +439,17 @@
     showClock();
 
     const parts = [...searchPanel(h, ctx, v, legal), ...dossierPanel(h, ctx, v, legal)];
-    parts.push(h("h2", {}, "Dossiers"));
-    for (const owner of window.TC.seated(v, Object.keys(s.dossiers))) {
-      const d = s.dossiers[owner];
-      parts.push(h("div", { class: "dossier" }, h("strong", {}, `${owner}: ${plural(d.points, "point")}`),
-        h("div", {}, "Evidence: ", d.evidence.map(evidenceName).join(", ") || "none"),
-        h("div", { class: "muted" }, `${plural(d.clue_count, "loose clue")}`, d.clues.length ? `: ${d.clues.map((c) => clueLabel(v, c)).join("; ")}`
-          : d.clue_count ? " (counted at the table)" : "")));
-    }
-    parts.push(h("p", { class: "muted" }, `${plural(s.bag.length, "clue")} in the pool.`));
-    if (legal.tally) parts.push(tallyPanel(h, ctx, v));
+    // The dossiers, the pool and the final tally follow once the browser is idle.
+    parts.push(ctx.soon("ds-dossiers", () => [h("h2", {}, "Dossiers"),
+      window.TC.seated(v, Object.keys(s.dossiers)).map((owner) => {
+        const d = s.dossiers[owner];
+        return h("div", { class: "dossier" }, h("strong", {}, `${owner}: ${plural(d.points, "point")}`),
+          h("div", {}, "Evidence: ", d.evidence.map(evidenceName).join(", ") || "none"),
+          h("div", { class: "muted" }, `${plural(d.clue_count, "loose clue")}`, d.clues.length ? `: ${d.clues.map((c) => clueLabel(v, c)).join("; ")}`
+            : d.clue_count ? " (counted at the table)" : ""));
+      }),
+      h("p", { class: "muted" }, `${plural(s.bag.length, "clue")} in the pool.`),
+      legal.tally ? tallyPanel(h, ctx, v) : null]));
     window.TC.update(controls, parts);
   }
 

@@ -37,38 +37,43 @@
     // The grid is drawn again only when a card, the diver or what may be tapped changed.
     const key = JSON.stringify([s.cells, s.diver, [...flippable], peeking, picking, peeked]);
     window.TC.update(board, window.TC.reuse(board.firstElementChild, key,
-      () => drawGrid(h, v, ctx, flippable)));
+      () => drawGrid(h, v, ctx, flippable, board.firstElementChild)));
     drawControls(h, v, ctx, controls, flip, peek, bank);
     window.TC.update(camera, cameraCheck(v, ctx));
   }
 
-  function drawGrid(h, v, ctx, flippable) {
+  // Each card is made again only when what it shows changed (shown: the grid on the
+  // page): a flip makes one or two cards, not the grid's 64.
+  function drawGrid(h, v, ctx, flippable, shown) {
     const s = v.state;
+    let i = 0;
     const width = Math.max(...s.layout.map((r) => r.length));
-    const grid = h("div", { class: "pd-grid fit", role: "grid", "aria-label": "the cards" });
-    grid.style.gridTemplateColumns = `repeat(${width}, minmax(0, 1fr))`;
-    grid.style.setProperty("--cols", width);
-    grid.style.setProperty("--rows", s.layout.length);
+    const cells = [];
     s.layout.forEach((row, r) => {
       [...row].forEach((mark, c) => {
-        if (mark !== "#") { grid.append(h("div", { class: "pd-gap" })); return; }
+        const was = shown && shown.children[i++];
+        if (mark !== "#") { cells.push(window.TC.reuse(was, "gap", () => h("div", { class: "pd-gap" }))); return; }
         const name = cellName(c, r);
         const face_ = s.cells[name];
         const secret = peeked && peeked.cell === name && face_ === "closed";
         const face = secret ? peeked.face : s.cells[name];
         const isDiver = s.diver && s.diver.cell === name;
         const target = peeking ? face === "closed" : flippable.has(name);
-        const btn = h("button", {
+        const key = `${name} ${face} ${secret} ${target} ${isDiver && (s.diver.direction || "")} ${picking === name}`;
+        cells.push(window.TC.reuse(was, key, () => h("button", {
           type: "button", class: `pd-cell ${face}${secret ? " peeked" : ""}${target ? " target" : ""}` +
             `${isDiver ? " diver" : ""}${picking === name ? " picking" : ""}`,
           "data-cell": name, "aria-label": `${name} ${face}`, disabled: !target,
           onclick: () => tap(name, v, ctx),
         }, h("span", { class: "pd-name" }, name),
         h("span", { class: "pd-face" }, isDiver
-          ? `◉${s.diver.direction ? ARROWS[s.diver.direction] : ""}` : FACE_TEXT[face]));
-        grid.append(btn);
+          ? `◉${s.diver.direction ? ARROWS[s.diver.direction] : ""}` : FACE_TEXT[face]))));
       });
     });
+    const grid = h("div", { class: "pd-grid fit", role: "grid", "aria-label": "the cards" }, cells);
+    grid.style.gridTemplateColumns = `repeat(${width}, minmax(0, 1fr))`;
+    grid.style.setProperty("--cols", width);
+    grid.style.setProperty("--rows", s.layout.length);
     return grid;
   }
 
@@ -106,13 +111,14 @@
       peeking ? "Tap the card to peek at" : `${peek.player} may peek`));
     }
     if (buttons.length) parts.push(h("div", { class: "row" }, buttons));
-    parts.push(h("div", { class: "pd-supply" },
+    // The supply and the holdings follow once the browser is idle (ctx.soon).
+    parts.push(ctx.soon("pd-tokens", () => [h("div", { class: "pd-supply" },
       h("span", { class: "token brown" }, `Supply: ${s.supply.brown} brown`),
-      h("span", { class: "token golden" }, `${s.supply.golden} golden`)));
-    parts.push(h("table", { class: "holdings" },
+      h("span", { class: "token golden" }, `${s.supply.golden} golden`)),
+    h("table", { class: "holdings" },
       h("tr", {}, h("th", {}, "Player"), h("th", {}, "Brown"), h("th", {}, "Golden")),
       window.TC.seated(v, Object.keys(s.holdings)).map((p) => [p, s.holdings[p]]).map(([p, got]) => h("tr", { class: p === v.current ? "current" : "" },
-        h("th", { scope: "row" }, p), h("td", {}, got.brown), h("td", {}, got.golden)))));
+        h("th", { scope: "row" }, p), h("td", {}, got.brown), h("td", {}, got.golden))))]));
     window.TC.update(controls, parts);
   }
 

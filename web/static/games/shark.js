@@ -22,25 +22,27 @@
       "data-company": name }, attrs), label || name);
   }
 
-  function drawBoard(v, ctx, targets) {
+  // Each cell is made again only when what it shows changed (shown: the board on the
+  // page): a placement makes one cell, a roll the cells it makes targets.
+  function drawBoard(v, ctx, targets, shown) {
     const { h } = ctx;
     const s = v.state;
+    const was = shown ? shown.children : [];
+    let i = 0;
+    const kept = (key, make) => window.TC.reuse(was[i++], key, make);
     const width = Math.max(...s.layout.map((r) => r.length));
     // Columns lettered and rows numbered at the edges, as the log names cells ("C4").
-    const grid = h("div", { class: "sk-board fit", role: "grid", "aria-label": "the board" });
-    grid.style.gridTemplateColumns = `1.4em repeat(${width}, minmax(0, 1fr))`;
-    grid.style.setProperty("--cols", width + 0.5);
-    grid.style.setProperty("--rows", s.layout.length + 0.5);
-    grid.append(h("span", { class: "sk-label" }),
-      ...Array.from({ length: width }, (_, c) => h("span", { class: "sk-label col" }, String.fromCharCode(65 + c))));
+    const cells = [kept("corner", () => h("span", { class: "sk-label" })),
+      ...Array.from({ length: width }, (_, c) => kept(`col ${c}`,
+        () => h("span", { class: "sk-label col" }, String.fromCharCode(65 + c))))];
     s.layout.forEach((row, r) => {
-      grid.append(h("span", { class: "sk-label row" }, r + 1));
+      cells.push(kept(`row ${r}`, () => h("span", { class: "sk-label row" }, r + 1)));
       [...row].forEach((area, c) => {
-        if (area === ".") { grid.append(h("div", { class: "sk-cell none" })); return; }
+        if (area === ".") { cells.push(kept("none", () => h("div", { class: "sk-cell none" }))); return; }
         const name = cellName(c, r);
         const built = s.board[name];
         const target = targets.has(name);
-        grid.append(h("button", {
+        cells.push(kept(`${name} ${area} ${built} ${target}`, () => h("button", {
           type: "button", disabled: !target, "data-cell": name,
           class: `sk-cell area-${area} ${built || ""}${target ? " target" : ""}`,
           "aria-label": `${name} area ${area}${built ? ` ${built} building` : ""}`,
@@ -49,9 +51,13 @@
             if (removing) { removing = false; ctx.act({ type: "remove_neutral", cell: name }); }
             else ctx.act({ type: "place", cell: name, company: building });
           },
-        }, built ? "" : area));
+        }, built ? "" : area)));
       });
     });
+    const grid = h("div", { class: "sk-board fit", role: "grid", "aria-label": "the board" }, cells);
+    grid.style.gridTemplateColumns = `1.4em repeat(${width}, minmax(0, 1fr))`;
+    grid.style.setProperty("--cols", width + 0.5);
+    grid.style.setProperty("--rows", s.layout.length + 0.5);
     return grid;
   }
 
@@ -178,7 +184,7 @@
     const legal = byType(v.legal);
     const options = (s.pending && s.pending.choices) || {};
     // In the rulebook's order (the companies, then black, grey), not the keys' order:
-    // a loaded page's game data has its keys sorted, a live patch keeps their places.
+    // a live patch keeps a key's place where a whole view would put it elsewhere.
     const buildings = BUILDINGS.filter((b) => b in options);
     if (!ctx.past()) {   // looking back keeps what was chosen for now
       if (!legal.place) building = null;
@@ -191,7 +197,7 @@
     // A forced sale comes first, above the board, where the debtor sees it at once.
     window.TC.update(board, legal.forced_sell ? forcedPanel(h, ctx, v, legal.forced_sell) : null,
       window.TC.reuse(board.querySelector(".sk-board"), JSON.stringify([s.board, [...targets]]),
-        () => drawBoard(v, ctx, targets)));
+        () => drawBoard(v, ctx, targets, board.querySelector(".sk-board"))));
 
     const parts = [];
     if (s.pending && !legal.forced_sell) {
@@ -225,10 +231,10 @@
       h("strong", {}, `${p.player} ${p.amount < 0 ? "pays" : "gets"} ${money(Math.abs(p.amount))}`),
       `: ${p.why}`));
     if (paid.length) parts.push(h("ul", { class: "payments" }, paid));
-    parts.push(h("h2", {}, "Stock index"), market(h, v));
-    parts.push(h("h2", {}, "Cash and shares"), holdings(h, v));
-    parts.push(h("h2", {}, "Stock prices over time"), priceChart(h, v));
-    parts.push(ledgerBox(h, ctx, v));
+    // The tables no turn acts on follow once the browser is idle (ctx.soon).
+    parts.push(ctx.soon("sk-tables", () => [h("h2", {}, "Stock index"), market(h, v),
+      h("h2", {}, "Cash and shares"), holdings(h, v),
+      h("h2", {}, "Stock prices over time"), priceChart(h, v), ledgerBox(h, ctx, v)]));
     window.TC.update(controls, parts);
   }
 

@@ -1,0 +1,186 @@
+"""What a change costs the page, in chromium at a phone (390 x 844, touch) and a tablet
+(1280 x 800, touch), counted in what the page makes and writes (never in milliseconds):
+a move makes again only the cards that look different, a kept board goes in whole where
+something else was, a kept box stays put when a part above it comes or goes, the running
+countdown writes its text only when the text changes, and the clapper's sound is made
+after a tap's answer is drawn, not before."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import (
+    DEVICES,
+    PIN,
+    Server,
+    api_get,
+    api_post,
+    touch_page,
+    wait_seq,
+)
+
+# Every element the page makes from now on, kept in window.__made.
+MADE = """() => {
+  window.__made = [];
+  const make = document.createElement.bind(document);
+  document.createElement = (tag, options) => {
+    const el = make(tag, options);
+    window.__made.push(el);
+    return el;
+  };
+}"""
+
+# Each card's look (its classes and text), by cell.
+LOOKS = """() => Object.fromEntries([...document.querySelectorAll("button.pd-cell")].map(
+  (b) => [b.dataset.cell, b.className + " " + b.textContent]))"""
+
+
+@pytest.mark.parametrize("size", list(DEVICES))
+def test_a_move_makes_again_only_the_cards_that_look_different(
+        server: Server, new_browser: Any, size: str) -> None:
+    sid = api_post(server, "/api/games", {"game": "poodivers", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    page = touch_page(new_browser, size)
+    page.goto(f"{server.url}/games/{sid}")
+    page.wait_for_selector("#live.on")
+    before = page.evaluate(LOOKS)
+    page.evaluate(MADE)
+    # A sleeper: the same player flips again, every other card as it was.
+    api_post(server, f"/api/games/{sid}/actions",
+             {"action": {"type": "flip", "cell": "D4", "face": "sleeper"}})
+    wait_seq(page, 1)
+    after = page.evaluate(LOOKS)
+    differ = sorted(c for c in after if after[c] != before[c])
+    assert differ == ["D4"]
+    # (a card made again is then morphed into the one shown: the count is of the makes)
+    made = page.evaluate("() => window.__made.filter((el) => el.matches('button.pd-cell'))"
+                         ".map((el) => el.dataset.cell)")
+    assert made == differ, f"{size}: cards made again: {len(made)}"
+    assert page.locator("button.pd-cell").count() == 64
+    assert "zzz" in page.inner_text('button.pd-cell[data-cell="D4"]')
+
+
+def test_a_kept_board_goes_in_whole_where_something_else_was(
+        server: Server, new_browser: Any) -> None:
+    # A Shark board whose cells were kept one by one, put in after a panel that takes its
+    # place (a forced sale comes above the board): every cell is there, none empty.
+    sid = api_post(server, "/api/games", {"game": "shark", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    for size in DEVICES:
+        page = touch_page(new_browser, size)
+        page.goto(f"{server.url}/games/{sid}")
+        page.wait_for_selector("#live.on")
+        got = page.evaluate("""() => {
+          const { h, update, reuse } = window.TC;
+          const board = document.getElementById("board");
+          const shown = board.querySelector(".sk-board");
+          const count = shown.children.length;
+          const cells = [...shown.children].map((c) => reuse(c, c.drawnFrom, () => null));
+          update(board, h("div", { id: "forced" }, "sell"), h("div", { class: "sk-board" }, cells));
+          const grid = board.querySelector(".sk-board");
+          return [count, grid.children.length,
+                  grid.querySelectorAll("button.sk-cell").length,
+                  [...grid.children].filter((c) => !c.hasChildNodes() && !c.matches(
+                    ".sk-label:first-child, .none")).length];
+        }""")
+        drawn, kept, buttons, empty = got
+        assert kept == drawn and buttons == 120 and empty == 0, (size, got)
+
+
+# update() of a parent holding a kept box (reuse) after a part above it went away, then
+# after one came: the box itself never leaves the page (a box moved is laid out and
+# painted again, its tables and all).
+KEPT_BOX = """() => {
+  const { h, update, reuse } = window.TC;
+  const host = h("div", {});
+  document.getElementById("app").append(host);
+  const box = reuse(null, "box", () => h("div", { id: "kept-box" }, h("table", {},
+    h("tr", {}, h("td", {}, "1")))));
+  update(host, h("p", {}, "a"), h("p", { class: "row" }, "b"), box);
+  const moved = [];
+  new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of [...r.addedNodes, ...r.removedNodes]) {
+        if (n.id === "kept-box") moved.push(n.id);
+      }
+    }
+  }).observe(host, { childList: true });
+  update(host, h("p", {}, "a"), reuse(box, "box", () => null));
+  const fewer = host.textContent;
+  update(host, h("p", {}, "a"), h("button", {}, "c"), reuse(box, "box", () => null));
+  const more = host.textContent;
+  return new Promise((done) => setTimeout(() => { host.remove(); done([moved, fewer, more]); }));
+}"""
+
+
+def test_a_kept_box_stays_put_when_a_part_above_it_comes_or_goes(
+        server: Server, new_browser: Any) -> None:
+    sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    for size in DEVICES:
+        page = touch_page(new_browser, size)
+        page.goto(f"{server.url}/games/{sid}")
+        page.wait_for_selector("#live.on")
+        moved, fewer, more = page.evaluate(KEPT_BOX)
+        assert (fewer, more) == ("a1", "ac1"), size
+        assert moved == [], f"{size}: the kept box left the page {len(moved)} times"
+
+
+@pytest.mark.parametrize("size", list(DEVICES))
+def test_the_running_countdown_writes_only_what_changed(
+        server: Server, new_browser: Any, size: str) -> None:
+    sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    api_post(server, f"/api/games/{sid}/actions", {"action": {"type": "move",
+                                                              "space": "A-light"}})
+    page = touch_page(new_browser, size)
+    page.goto(f"{server.url}/games/{sid}")
+    page.wait_for_selector("#live.on")
+    api_post(server, "/api/timer/start", {"game": sid})
+    page.wait_for_selector("#countdown.running")
+    # Over 40 frames: the writes to the countdown against the texts it showed.
+    writes, texts = page.evaluate("""() => new Promise((done) => {
+      const clock = document.getElementById("countdown");
+      let writes = 0;
+      const seen = new Set();
+      new MutationObserver((records) => { writes += records.length; })
+        .observe(clock, { subtree: true, childList: true, characterData: true,
+                          attributes: true });
+      let frames = 0;
+      const frame = () => {
+        seen.add(clock.textContent + " " + clock.className);
+        if (++frames < 40) requestAnimationFrame(frame);
+        else setTimeout(() => done([writes, seen.size]));
+      };
+      requestAnimationFrame(frame);
+    })""")
+    api_post(server, "/api/timer/stop", {})
+    assert writes <= 2 * texts, f"{size}: {writes} writes for {texts} texts shown"
+
+
+def test_the_clappers_sound_is_made_after_the_taps_answer_is_drawn(
+        server: Server, new_browser: Any) -> None:
+    for size in DEVICES:
+        sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
+                                              "options": {}})["id"]
+        # The PIN in a header: no tap on the page before the one looked at.
+        page = new_browser(DEVICES[size], has_touch=True, is_mobile=size == "phone",
+                           extra_http_headers={"X-Table-Pin": PIN}).new_page()
+        # The log's latest line when the page makes its sound context.
+        page.add_init_script("""(() => {
+          const Made = window.AudioContext;
+          window.AudioContext = function (...args) {
+            const top = document.querySelector("#log li");
+            document.documentElement.dataset.soundAfter = top ? top.value : "0";
+            return new Made(...args);
+          };
+        })()""")
+        page.goto(f"{server.url}/games/{sid}")
+        page.wait_for_selector("#live.on")
+        page.tap('button.space[data-space="A-light"]')
+        wait_seq(page, 1)
+        page.wait_for_selector("html[data-sound-after]", state="attached")
+        assert page.get_attribute("html", "data-sound-after") == "1", size
+        assert api_get(server, f"/api/games/{sid}")["seq"] == 1
