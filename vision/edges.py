@@ -40,24 +40,16 @@ def strength(rectified: np.ndarray, corner_mm: np.ndarray, size_mm: tuple[float,
     ``corner_mm`` (rectified mm) and ``size_mm``: the largest colour difference (paper
     white units, over the three channels) between points :data:`STEP_MM` either side of
     a line parallel to the side, within :data:`ACROSS` of it, averaged along it."""
-    x0, y0 = corner_mm
-    w, h = size_mm
+    image, (x0, y0), (w, h) = rectified, corner_mm, size_mm
+    if side in ("left", "right"):  # looked at as the top or bottom of the image turned
+        image, (x0, y0), (w, h) = rectified.transpose(1, 0, 2), (y0, x0), (h, w)
     s = PX_PER_MM
-    a0, a1 = ALONG
-    if side in ("top", "bottom"):
-        at = y0 if side == "top" else y0 + h
-        lo, hi = round((x0 + a0 * w) * s), round((x0 + a1 * w) * s)
-        ya, yb = round((at - ACROSS * h) * s), round((at + ACROSS * h) * s)
-        if ya < 0 or yb > rectified.shape[0] or lo < 0 or hi > rectified.shape[1]:
-            return float("nan")
-        profile = rectified[ya:yb, lo:hi].mean(1)
-    else:
-        at = x0 if side == "left" else x0 + w
-        lo, hi = round((y0 + a0 * h) * s), round((y0 + a1 * h) * s)
-        xa, xb = round((at - ACROSS * w) * s), round((at + ACROSS * w) * s)
-        if xa < 0 or xb > rectified.shape[1] or lo < 0 or hi > rectified.shape[0]:
-            return float("nan")
-        profile = rectified[lo:hi, xa:xb].mean(0)
+    at = y0 if side in ("top", "left") else y0 + h
+    lo, hi = round((x0 + ALONG[0] * w) * s), round((x0 + ALONG[1] * w) * s)
+    ya, yb = round((at - ACROSS * h) * s), round((at + ACROSS * h) * s)
+    if ya < 0 or yb > image.shape[0] or lo < 0 or hi > image.shape[1]:
+        return float("nan")
+    profile = image[ya:yb, lo:hi].mean(1)
     d = round(STEP_MM * s)
     step = profile[2 * d:] - profile[:-2 * d]
     return float(np.sqrt((step * step).sum(-1)).max())
