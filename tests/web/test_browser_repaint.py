@@ -17,7 +17,8 @@ from tests.web.conftest import (
     Server,
     api_get,
     api_post,
-    touch_page,
+    new_game,
+    open_game,
     wait_seq,
 )
 
@@ -40,11 +41,8 @@ LOOKS = """() => Object.fromEntries([...document.querySelectorAll("button.pd-cel
 @pytest.mark.parametrize("size", list(DEVICES))
 def test_a_move_makes_again_only_the_cards_that_look_different(
         server: Server, new_browser: Any, size: str) -> None:
-    sid = api_post(server, "/api/games", {"game": "poodivers", "players": ["Ann", "Ben"],
-                                          "options": {}})["id"]
-    page = touch_page(new_browser, size)
-    page.goto(f"{server.url}/games/{sid}")
-    page.wait_for_selector("#live.on")
+    sid = new_game(server, "poodivers", ["Ann", "Ben"])["id"]
+    page = open_game(new_browser, server, sid, size)
     before = page.evaluate(LOOKS)
     page.evaluate(MADE)
     # A sleeper: the same player flips again, every other card as it was.
@@ -66,12 +64,9 @@ def test_a_kept_board_goes_in_whole_where_something_else_was(
         server: Server, new_browser: Any) -> None:
     # A Shark board whose cells were kept one by one, put in after a panel that takes its
     # place (a forced sale comes above the board): every cell is there, none empty.
-    sid = api_post(server, "/api/games", {"game": "shark", "players": ["Ann", "Ben"],
-                                          "options": {}})["id"]
+    sid = new_game(server, "shark", ["Ann", "Ben"])["id"]
     for size in DEVICES:
-        page = touch_page(new_browser, size)
-        page.goto(f"{server.url}/games/{sid}")
-        page.wait_for_selector("#live.on")
+        page = open_game(new_browser, server, sid, size)
         got = page.evaluate("""() => {
           const { h, update, reuse } = window.TC;
           const board = document.getElementById("board");
@@ -117,12 +112,9 @@ KEPT_BOX = """() => {
 
 def test_a_kept_box_stays_put_when_a_part_above_it_comes_or_goes(
         server: Server, new_browser: Any) -> None:
-    sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
-                                          "options": {}})["id"]
+    sid = new_game(server, "drshark", ["Ann", "Ben"])["id"]
     for size in DEVICES:
-        page = touch_page(new_browser, size)
-        page.goto(f"{server.url}/games/{sid}")
-        page.wait_for_selector("#live.on")
+        page = open_game(new_browser, server, sid, size)
         moved, fewer, more = page.evaluate(KEPT_BOX)
         assert (fewer, more) == ("a1", "ac1"), size
         assert moved == [], f"{size}: the kept box left the page {len(moved)} times"
@@ -131,13 +123,9 @@ def test_a_kept_box_stays_put_when_a_part_above_it_comes_or_goes(
 @pytest.mark.parametrize("size", list(DEVICES))
 def test_the_running_countdown_writes_only_what_changed(
         server: Server, new_browser: Any, size: str) -> None:
-    sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
-                                          "options": {}})["id"]
-    api_post(server, f"/api/games/{sid}/actions", {"action": {"type": "move",
-                                                              "space": "A-light"}})
-    page = touch_page(new_browser, size)
-    page.goto(f"{server.url}/games/{sid}")
-    page.wait_for_selector("#live.on")
+    sid = new_game(server, "drshark", ["Ann", "Ben"],
+                   actions=[{"type": "move", "space": "A-light"}])["id"]
+    page = open_game(new_browser, server, sid, size)
     api_post(server, "/api/timer/start", {"game": sid})
     page.wait_for_selector("#countdown.running")
     # Over 40 frames: the writes to the countdown against the texts it showed.
@@ -160,25 +148,24 @@ def test_the_running_countdown_writes_only_what_changed(
     assert writes <= 2 * texts, f"{size}: {writes} writes for {texts} texts shown"
 
 
+# The log's latest line when the page makes its sound context.
+SOUND_AFTER = """(() => {
+  const Made = window.AudioContext;
+  window.AudioContext = function (...args) {
+    const top = document.querySelector("#log li");
+    document.documentElement.dataset.soundAfter = top ? top.value : "0";
+    return new Made(...args);
+  };
+})()"""
+
+
 def test_the_clappers_sound_is_made_after_the_taps_answer_is_drawn(
         server: Server, new_browser: Any) -> None:
     for size in DEVICES:
-        sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
-                                              "options": {}})["id"]
+        sid = new_game(server, "drshark", ["Ann", "Ben"])["id"]
         # The PIN in a header: no tap on the page before the one looked at.
-        page = new_browser(DEVICES[size], has_touch=True, is_mobile=size == "phone",
-                           extra_http_headers={"X-Table-Pin": PIN}).new_page()
-        # The log's latest line when the page makes its sound context.
-        page.add_init_script("""(() => {
-          const Made = window.AudioContext;
-          window.AudioContext = function (...args) {
-            const top = document.querySelector("#log li");
-            document.documentElement.dataset.soundAfter = top ? top.value : "0";
-            return new Made(...args);
-          };
-        })()""")
-        page.goto(f"{server.url}/games/{sid}")
-        page.wait_for_selector("#live.on")
+        page = open_game(new_browser, server, sid, size, script=SOUND_AFTER,
+                         extra_http_headers={"X-Table-Pin": PIN})
         page.tap('button.space[data-space="A-light"]')
         wait_seq(page, 1)
         page.wait_for_selector("html[data-sound-after]", state="attached")

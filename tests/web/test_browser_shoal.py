@@ -13,9 +13,10 @@ from tests.web.conftest import (
     TABLET,
     Server,
     api_get,
-    api_post,
     create_game,
     enter_pin,
+    new_game,
+    open_game,
     play_photographed_shoal,
     read_from_camera,
     screenshot,
@@ -158,12 +159,8 @@ def test_the_page_is_never_wider_than_the_screen_in_any_state_of_play(
         server: Server, new_browser: Any, size: str) -> None:
     # A game played to the end with every card laid where it widens the shoal most: the
     # shoals grow wider than a phone, and than a player's half of a tablet's board.
-    sid = api_post(server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
-                                          "options": {"goal": "G1"}})["id"]
-    page = touch_page(new_browser, size)
-    page.goto(f"{server.url}/games/{sid}")
-    enter_pin(page)
-    page.wait_for_selector("#live.on")
+    sid = new_game(server, "shoal", ["Ann", "Ben"], {"goal": "G1"})["id"]
+    page = open_game(new_browser, server, sid, size, pin=True)
     view = api_get(server, f"/api/games/{sid}")
     seq = 0
     while not view["over"]:
