@@ -171,3 +171,31 @@ def test_the_clappers_sound_is_made_after_the_taps_answer_is_drawn(
         page.wait_for_selector("html[data-sound-after]", state="attached")
         assert page.get_attribute("html", "data-sound-after") == "1", size
         assert api_get(server, f"/api/games/{sid}")["seq"] == 1
+
+
+@pytest.mark.parametrize("size", list(DEVICES))
+def test_a_shoal_move_makes_again_only_the_players_and_cards_it_changed(
+        server: Server, new_browser: Any, size: str) -> None:
+    players = ["Ann", "Ben", "Cid", "Dan"]
+    view = new_game(server, "shoal", players, {"goal": "G1"})
+    sid = view["id"]
+    for _ in range(4):      # a card each: four shoals, the hand of the cards left
+        play = view["legal"][0]
+        view = api_post(server, f"/api/games/{sid}/actions", {"action": {
+            "type": "play", "card": play["choices"]["card"][0], "at": play["choices"]["at"][0]}})
+    page = open_game(new_browser, server, sid, size)
+    assert page.locator(".sh-hand .sh-card").count() > 10
+    page.evaluate(MADE)
+    play = view["legal"][0]
+    api_post(server, f"/api/games/{sid}/actions", {"action": {
+        "type": "play", "card": play["choices"]["card"][0], "at": play["choices"]["at"][0]}})
+    wait_seq(page, 5)
+    made = page.evaluate("""() => window.__made.filter((el) => el.matches(
+      'section[data-player], .sh-card')).map((el) => el.dataset.player || el.dataset.card)""")
+    # Ann laid a card (her shoal and score changed), Ben is to play: the hand's cards and
+    # Cid's and Dan's parts are as they were.
+    assert made == ["Ann", "Ben"], f"{size}: made again {made}"
+    assert page.locator(f'.sh-card[data-card="{play["choices"]["card"][0]}"]').count() == 0
+    assert "(to play)" in page.inner_text('section[data-player="Ben"] h2')
+    assert "(to play)" not in page.inner_text('section[data-player="Ann"] h2')
+
