@@ -199,3 +199,32 @@ def test_a_shoal_move_makes_again_only_the_players_and_cards_it_changed(
     assert "(to play)" in page.inner_text('section[data-player="Ben"] h2')
     assert "(to play)" not in page.inner_text('section[data-player="Ann"] h2')
 
+
+# One observer over the page: per batch of changes (what one task changed), whether it
+# changed the log, the chart, or both.
+BATCHES = """() => {
+  window.__batches = [];
+  new MutationObserver((records) => {
+    const inside = (id) => records.some((r) => r.target.closest && r.target.closest("#" + id)
+      || r.target.parentElement && r.target.parentElement.closest("#" + id));
+    window.__batches.push([inside("log"), inside("chart")]);
+  }).observe(document.getElementById("app"), { subtree: true, childList: true,
+                                               characterData: true, attributes: true });
+}"""
+
+
+@pytest.mark.parametrize("size", list(DEVICES))
+def test_a_changes_drawing_shows_the_log_and_leaves_the_chart_for_later(
+        server: Server, new_browser: Any, size: str) -> None:
+    sid = new_game(server, "poodivers", ["Ann", "Ben"])["id"]
+    page = open_game(new_browser, server, sid, size)
+    page.evaluate(BATCHES)
+    api_post(server, f"/api/games/{sid}/actions",
+             {"action": {"type": "flip", "cell": "D4", "face": "object"}})
+    wait_seq(page, 1)
+    # The chart follows once the browser is idle: its lines have the new point (two
+    # points, one space between them).
+    page.wait_for_selector('#chart polyline[points*=" "]', state="attached")
+    batches = page.evaluate("window.__batches")
+    assert [True, True] not in batches, f"{size}: the log and the chart drawn together"
+    assert [True, False] in batches and [False, True] in batches, batches
