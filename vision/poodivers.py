@@ -12,7 +12,9 @@ brighter it is than a picture can be (a veil of glare, whose colour is not the l
 :meth:`PooDiversReader._read`), and a card partly clipped by glare is read from what
 shows and is that much less sure (:func:`vision.calibration.posterior`). A card is an
 object by looking like none of the faces only once a glare halo on it is allowed for
-(:func:`without_halo`): a blank beside a lamp's reflection is a blank. A card whose
+(:func:`without_halo`): a blank beside a lamp's reflection is a blank; and only if it
+looks like none of them over its best three quarters as well (:class:`Spared`: a glare
+spot, a shadow's edge or the mat beside a card laid off its place spoils a corner). A card whose
 colour fits its face only at more contrast than the photo's clearest cards show
 (:func:`bounded_misfit`: a brown card as a blank's faint tint stretched fivefold) is
 not that face, unless clipped somewhere (a clipped channel says only "at least this
