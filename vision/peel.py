@@ -125,9 +125,11 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,
     Then the cells left whose colour says a card covers them (``carded``, per cell: of
     neither the mat's colour nor the mat whitened by glare) are peeled on: a card whose
     only sections still to explain are plain and lie on such cells is taken when their
-    mean is above ``stop``, without :data:`FEWER`. A plain section alone at the shoal's
-    edge, the rest of its card under others, is read by its colour as much as by its
-    frame."""
+    mean, without :data:`FEWER`, lies nearer ``stop`` than ``bare`` (above their
+    midpoint): colour has said a card is there, the frame need only lean to a card's
+    side. A plain section alone at the shoal's edge, the rest of its card under others,
+    is read by its colour as much as by its frame (a card of photographic texture
+    matches weakly by its frame)."""
     index = {c: k for k, c in enumerate(cells)}
     n_cards = sections.shape[1] // 4
     places = sorted({(i - dx, j - dy) for i, j in cells for dx, dy in QUADRANTS})
@@ -158,7 +160,7 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,
             lone = ~(visible[:, :, None] & (~card_at[:, :, None] | ~plain_at)).any(1)
             score = np.where((count > 0) & lone & ~spent, mean, -np.inf)
         place, card = np.unravel_index(int(score.argmax()), score.shape)
-        if score[place, card] <= stop:
+        if score[place, card] <= (stop if card_at is None else (stop + bare) / 2):
             if carded is None or card_at is not None:
                 return found
             card_at = carded[at] & on_mat

@@ -25,10 +25,13 @@ the top down, by card, not by pixel colour:
    and one off the mat counts as bare mat (:func:`vision.peel.peel`). Peeling stops when the best
    is nearer what the bare mat scores than what the top card scores (both measured in
    this photo): the rest is bare mat. Then cards whose only sections left are plain and
-   on cells of a card's colour are peeled on (a plain section alone at the shoal's
-   edge). A plain section must show its card's outline where it faces bare mat
-   (:func:`vision.edges.outlined`): bare mat between cards, whose edges fall where a
-   plain section's frame would, shows none on its other sides. Cells beside the shoal
+   on cells of a card's colour are peeled on, down to halfway from the stop to the bare
+   mat's score (a plain section alone at the shoal's edge). A pale card under a warm
+   light lies near the mat whitened by glare: a cell off that, if only a little, and
+   nearer a plain section's colour is a card's. A plain section must show its card's
+   outline where it faces bare mat (:func:`vision.edges.outlined`): bare mat between
+   cards, whose edges fall where a plain section's frame would, shows none on its other
+   sides. Cells beside the shoal
    that glare mostly clips are named as hidden (:func:`vision.peel.hidden`): a card
    there cannot be read, and the reading says to take the photo again if one lies
    there.
@@ -346,7 +349,15 @@ def mat_coloured(sections: np.ndarray, means: np.ndarray, still: np.ndarray,
     # section matching it: it neither vouches for a card nor vetoes one there
     covered = (off_glare(cell, mat, cast) > 4 * spread) & ~sure_cells
     out = np.where(covered[:, None], np.maximum(out, stop), out)
-    carded = off_glare(chroma(still), mat, cast) > 4 * spread
+    # by its colour where the lattice puts it, a cell is under a card when it lies
+    # clearly off the mat's colours under glare, or off them and nearer a plain
+    # section's colour than any of them: a pale card under a warm light lies near the
+    # line from the mat's colour to white
+    at_still = chroma(still)
+    glared = off_glare(at_still, mat, cast)
+    to_plain = (np.linalg.norm(at_still[:, None, :] - expected[None, plain, :], axis=2).min(1)
+                if plain.any() else np.full(len(still), np.inf))
+    carded = (glared > 4 * spread) | ((glared > 2 * spread) & (to_plain < glared))
     return out, carded
 
 

@@ -130,6 +130,25 @@ def test_a_plain_section_alone_at_the_shoal_edge_is_read_by_its_colour() -> None
     assert peel.peel(CELLS, corr, 0.6, 0.3, plain, carded) == {**shows, (0, 0): 4}
 
 
+def test_a_lone_plain_section_of_a_card_colour_needs_only_to_lean_to_the_cards_side(
+        ) -> None:
+    """Where colour says a card covers a cell, a plain section that is the only thing
+    left to explain there is read when its frame matches nearer the stop than the bare
+    mat's score (a photographic texture's plain section matches weakly by its frame); one
+    nearer the bare mat's score stays bare."""
+    shows = {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3,  # card 0, on top
+             (0, 1): 8, (0, 2): 10, (1, 2): 11}           # card 2, under it
+    plain = np.zeros(12, bool)
+    plain[4] = True
+    carded = np.zeros(len(CELLS), bool)
+    carded[CELLS.index((0, 0))] = True
+    corr = table(shows)
+    corr[CELLS.index((0, 0)), 4] = 0.5  # below the stop, above its midpoint with bare
+    assert peel.peel(CELLS, corr, 0.6, 0.3, plain, carded) == {**shows, (0, 0): 4}
+    corr[CELLS.index((0, 0)), 4] = 0.4
+    assert peel.peel(CELLS, corr, 0.6, 0.3, plain, carded) == shows
+
+
 def test_a_card_half_off_the_mat_is_no_card() -> None:
     # the right column of a card left of the lattice (place (-1, 0)) matches the cells
     # beside the mat's edge; its left column is off the mat, so nothing shows it is there
@@ -181,6 +200,28 @@ def test_a_cell_is_told_card_by_its_colour_where_the_lattice_puts_it() -> None:
     args = (np.array([CARD, CARD]), bare_cells, sure, 0.2, 0.6, places, np.zeros(2, bool))
     assert shoal.mat_coloured(corr, leaning, means, *args)[1][7] == False  # noqa: E712
     assert shoal.mat_coloured(corr, means, leaning, *args)[1][7] == True  # noqa: E712
+
+
+def test_a_pale_plain_section_under_a_warm_light_is_told_card_by_its_colour() -> None:
+    """Under a warm light a pale card's plain section lies near the line from a beige
+    mat's colour to white, as the mat whitened by glare does: a cell off that line, if
+    only a little, and nearer a plain section's colour is a card's; the whitened mat is
+    not."""
+    light = np.array([0.7, 0.9, 1.1])  # BGR gain of a tungsten lamp
+    warm_mat, fish, pale = (0.55, 0.75, 0.9), (0.9, 0.6, 0.3), (0.88, 0.885, 0.785)
+    places = np.array([(i, 0) for i in range(8)], float)
+    # cells 0-4 bare mat, 5 a sure section with fish, 6 a lone plain section, 7 the
+    # mat whitened by glare (mixed with the light's own colour, paper white under it)
+    means = np.array([warm_mat] * 5 + [np.array(fish) * light, np.array(pale) * light,
+                                       0.5 * np.array(warm_mat) + 0.5 * light])
+    corr = np.array([[0.2, 0.2]] * 5 + [[0.95, 0.3], [0.3, 0.7], [0.3, 0.5]])
+    bare_cells = np.array([True] * 5 + [False, False, False])
+    sure = np.array([False] * 5 + [True, False, False])
+    jitter = means * (1 + 0.002 * np.arange(8))[:, None]
+    _, carded = shoal.mat_coloured(corr, jitter, jitter, np.array([fish, pale]),
+                                   bare_cells, sure, bare=0.2, stop=0.6, places=places,
+                                   plain=np.array([False, True]))
+    assert carded.tolist() == [False] * 5 + [True, True, False]
 
 
 def test_colour_decides_only_where_the_pattern_cannot() -> None:
