@@ -412,10 +412,12 @@ class PooDiversReader:
         seen = share * np.where(alone, printed ** 2, printed)
         reading = Reading("poodivers", {}, {}, view=view)
         free, held = likely(nearest_f, density, seen), likely(nearest_b, density, seen)
-        sure = np.minimum(free, held)
         # the candidates are the odds of the distances a card is read by (in their order:
-        # the value read is always the first), however much less sure the other fit is
+        # the value read is always the first), however much less sure the other fit is;
+        # a card is as sure as the least sure of the two fits and those distances (a card
+        # an object only over the whole of it, its three quarters nearer a face, is less)
         odds = likely(nearest, density, seen)
+        sure = np.minimum(np.minimum(free, held), odds)
         order = np.argsort(nearest, 1, kind="stable")
         for k, (c, r) in enumerate(cells):
             v = int(order[k, 0])
