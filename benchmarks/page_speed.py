@@ -20,6 +20,10 @@ each runs its own server, and they are measured in turns, ``--rounds`` times eac
 the load average after every round (min and median over the rounds):
 
     python benchmarks/page_speed.py --code old . --rounds 3
+
+``--cpu`` traces each timed open and tap lightly (Chromium's tasks and the page's marks)
+and adds the page's main-thread CPU time in the same windows (``draw_cpu_ms``,
+``tap_cpu_ms``): a thread waiting for a core on a busy machine is not counted in it.
 """
 
 from __future__ import annotations
@@ -63,7 +67,10 @@ PROBE = """
   window.__nodes = [];      // per tap: the elements made or taken away, the tap to its update
   let nodes = 0;
   const size = (n) => (n.nodeType === 1 ? 1 + n.getElementsByTagName("*").length : 0);
-  document.addEventListener("pointerdown", () => { window.__down = performance.now(); }, true);
+  document.addEventListener("pointerdown", () => {
+    window.__down = performance.now();
+    performance.mark("tc-down");
+  }, true);
   new MutationObserver((records) => {
     for (const r of records) {
       for (const n of r.addedNodes) nodes += size(n);
@@ -89,6 +96,7 @@ PROBE = """
       window.__nodes.push(nodes);
       requestAnimationFrame(() => setTimeout(() => {
         window.__taps.push(performance.now() - down);
+        performance.mark("tc-tapped");
         console.debug("tc-tapped");
       }));
     }
@@ -175,17 +183,52 @@ def taps_for(view: dict[str, Any], rnd: random.Random) -> list[str]:
     return []
 
 
+# What a trace for the CPU time needs: the tasks (with their thread time) and our marks.
+CPU_CATEGORIES = ["toplevel", "blink.user_timing"]
+
+
+class CpuTrace:
+    """With ``on``: a light Chromium trace around each timed open and tap, and the page's
+    main-thread CPU time inside the same window as its wall time (from the navigation
+    or the last finger down to the mark): what the page itself cost, less moved by the
+    other work on the machine than the wall time."""
+
+    def __init__(self, browser: Any, on: bool) -> None:
+        self.browser = browser
+        self.on = on
+
+    def start(self, page: Any) -> None:
+        if self.on:
+            self.browser.start_tracing(page=page, categories=CPU_CATEGORIES)
+
+    def stop(self, first: str, last: str) -> float | None:
+        """The CPU ms between the last ``first`` mark (or the navigation) before the
+        last ``last`` mark."""
+        if not self.on:
+            return None
+        from benchmarks.page_trace import cpu_ms, mark_time
+
+        raw = json.loads(self.browser.stop_tracing())
+        events = raw["traceEvents"] if isinstance(raw, dict) else raw
+        ends = mark_time(events, last)
+        starts = [t for t in mark_time(events, first) if ends and t < ends[-1]]
+        if not ends or not starts:
+            return None
+        return cpu_ms(events, starts[-1], ends[-1])
+
+
 def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
-            rnd: random.Random) -> dict[str, list[float]]:
+            rnd: random.Random, cpu: bool = False) -> dict[str, list[float]]:
     """One browser: ``opens`` timed page opens (after one that warms the server), then
-    ``taps`` taps on the last; the raw figures. The taps are undone afterwards, so the
-    next call measures the same game."""
+    ``taps`` taps on the last; the raw figures (with ``cpu``, the page's CPU time of
+    each too). The taps are undone afterwards, so the next call measures the same game."""
     client = Client(server.url, PIN)
     seq = client.call("GET", f"/api/games/{sid}")[1]["seq"]
     client.close()
     out: dict[str, list[float]] = {"draw": [], "whole": [], "open_bytes": [], "events": [],
-                                   "tap": [], "changed": []}
+                                   "tap": [], "changed": [], "draw_cpu": [], "tap_cpu": []}
     browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    traced = CpuTrace(browser, cpu)
     try:
         for i in range(opens + 1):
             ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
@@ -210,11 +253,15 @@ def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
                        + len(e["data"].encode()) + 8 * (e["data"].count("\n") + 1))
                    if e["eventName"] == "change" else None)
             heard = Heard(page)
+            if i:
+                traced.start(page)
             page.goto(f"{server.url}/games/{sid}")
             heard.wait("tc-drawn")
             heard.wait("tc-whole")
             page.wait_for_selector("#live.on", timeout=60_000)
             page.wait_for_timeout(1500)
+            if i and (used := traced.stop("navigationStart", "tc-drawn")) is not None:
+                out["draw_cpu"].append(used)
             if i:       # the first open warms the server's caches, like a table's first
                 out["draw"].append(page.evaluate(
                     "performance.getEntriesByName('tc-drawn')[0].startTime"))
@@ -233,10 +280,13 @@ def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
                     if not plan:
                         break
                     before = heard.said["tc-tapped"]
+                    traced.start(page)
                     for selector in plan:
                         page.locator(selector).first.tap(timeout=30_000)
                     heard.wait("tc-tapped", before + 1, timeout=30.0)
                     page.wait_for_timeout(300)
+                    if (used := traced.stop("tc-down", "tc-tapped")) is not None:
+                        out["tap_cpu"].append(used)
                 out["tap"] = page.evaluate("window.__taps")
                 out["changed"] = page.evaluate("window.__nodes")
                 out["events"] = [float(n) for n in messages]
@@ -266,6 +316,10 @@ def summary(server: Server, sid: int, runs: list[dict[str, list[float]]]) -> dic
         "open_kb": round(statistics.median(every["open_bytes"]) / 1024, 1),
         "event_kb": round(max(every["events"]) / 1024, 2) if every["events"] else None,
     }
+    for kind in ("draw", "tap"):      # with --cpu: the page's own CPU time, median (min)
+        if every[f"{kind}_cpu"]:
+            result[f"{kind}_cpu_ms"] = round(statistics.median(every[f"{kind}_cpu"]))
+            result[f"{kind}_cpu_min_ms"] = round(min(every[f"{kind}_cpu"]))
     result["meets_goals"] = all(
         result[k] is not None and result[k] < v for k, v in GOALS.items())
     return result
@@ -282,6 +336,9 @@ def main() -> None:
                     help="checkouts of the project to compare (default: this one)")
     ap.add_argument("--rounds", type=int, default=1,
                     help="runs of each version, taken in turns")
+    ap.add_argument("--cpu", action="store_true",
+                    help="trace each timed open and tap: the page's main-thread CPU time "
+                         "beside the wall time (the trace costs the page a little)")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -307,7 +364,7 @@ def main() -> None:
                         for game in args.games:
                             runs[name][game].append(measure(
                                 servers[name], pw, game, sids[name][game], args.opens,
-                                args.taps, random.Random(args.seed + r)))
+                                args.taps, random.Random(args.seed + r), args.cpu))
                     out["load"].append(os.getloadavg())
             for name in names:
                 out[name] = {g: summary(servers[name], sids[name][g], runs[name][g])

@@ -95,6 +95,27 @@ def main_thread(events: list[dict[str, Any]]) -> tuple[int, int]:
     raise RuntimeError("no renderer main thread in the trace")
 
 
+def cpu_ms(events: list[dict[str, Any]], start: float, end: float) -> float:
+    """The CPU time (thread ms) the page's main thread used between ``start`` and
+    ``end`` (trace us): its top-level tasks' thread time, a task across an end counted
+    by the share of it inside. Less moved by the machine's load than the wall time: a
+    thread waiting for a core is not counted."""
+    pid, tid = main_thread(events)
+    tasks = sorted((e for e in events if e.get("ph") == "X" and e["pid"] == pid
+                    and e["tid"] == tid and e.get("dur") and "tdur" in e
+                    and e["ts"] < end and e["ts"] + e["dur"] > start),
+                   key=lambda e: (e["ts"], -e["dur"]))
+    total = 0.0
+    until = -1.0
+    for e in tasks:
+        if e["ts"] < until:       # inside a task already counted
+            continue
+        until = e["ts"] + e["dur"]
+        inside = min(until, end) - max(e["ts"], start)
+        total += e["tdur"] * inside / e["dur"]
+    return total / 1000
+
+
 def mark_time(events: list[dict[str, Any]], name: str) -> list[float]:
     return sorted(e["ts"] for e in events if e.get("name") == name
                   and "user_timing" in e.get("cat", ""))
@@ -150,6 +171,7 @@ def summarise(events: list[dict[str, Any]], start: float, end: float) -> dict[st
     forced = sum(e["dur"] for e in spans if e["name"] == "Blink.ForcedStyleAndLayout.UpdateTime")
     return {"wall_ms": round((end - start) / 1000),
             "busy_ms": round(busy / 1000),
+            "cpu_ms": round(cpu_ms(events, start, end)),
             "forced_layout_ms": round(forced / 1000),   # style and layout a script asked for
             "kinds": {k: [round(v[0]), round(v[1])] for k, v in sorted(own.items())},
             "top": {k: [round(v[0], 1), round(v[1], 1)] for k, v in top},

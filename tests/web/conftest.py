@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -260,6 +260,35 @@ def create_game(page: Any, server: Server, game: str, players: list[str],
     page.wait_for_url("**/games/*")
     page.wait_for_selector("#live.on")
     return int(page.url.rsplit("/", 1)[1])
+
+
+def new_game(server: Server, game: str, players: list[str],
+             options: dict[str, Any] | None = None,
+             actions: Iterable[dict[str, Any]] = ()) -> dict[str, Any]:
+    """A game started through the API with ``actions`` played; its latest view."""
+    view = api_post(server, "/api/games", {"game": game, "players": players,
+                                           "options": options or {}})
+    sid = view["id"]
+    for action in actions:
+        view = api_post(server, f"/api/games/{sid}/actions", {"action": action})
+    return view
+
+
+def open_game(new_browser: Callable[..., Any], server: Server, sid: int, size: str,
+              pin: bool = False, script: str | None = None, **kw: Any) -> Any:
+    """A page of a fresh chromium at ``size`` (a key of DEVICES, with touch) on game
+    ``sid``, its live events on; ``pin``: writes unlocked with the PIN dialog;
+    ``script`` runs in the page before its own; ``kw`` goes to the browser's context
+    (``extra_http_headers``)."""
+    page = new_browser(DEVICES[size], has_touch=True, is_mobile=size == "phone",
+                       **kw).new_page()
+    if script:
+        page.add_init_script(script)
+    page.goto(f"{server.url}/games/{sid}")
+    if pin:
+        enter_pin(page)
+    page.wait_for_selector("#live.on")
+    return page
 
 
 def wait_seq(page: Any, seq: int) -> None:

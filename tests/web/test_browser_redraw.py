@@ -14,9 +14,9 @@ from tests.web.conftest import (
     Server,
     api_get,
     api_post,
-    enter_pin,
+    new_game,
+    open_game,
     screenshot,
-    touch_page,
     wait_seq,
 )
 
@@ -52,17 +52,13 @@ def changed(page: Any) -> tuple[int, int]:
 @pytest.mark.parametrize("size", list(DEVICES))
 def test_choosing_a_shoal_card_changes_the_hand_and_the_shoal_in_place(
         server: Server, new_browser: Any, size: str) -> None:
-    game = api_post(server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
-                                           "options": {"goal": "G1"}})
+    game = new_game(server, "shoal", ["Ann", "Ben"], {"goal": "G1"})
     sid = game["id"]
     for _ in range(4):      # two cards each: shoals with sections, spots on every side
         play = game["legal"][0]
         game = api_post(server, f"/api/games/{sid}/actions", {"action": {
             "type": "play", "card": play["choices"]["card"][0], "at": play["choices"]["at"][-1]}})
-    page = touch_page(new_browser, size)
-    page.goto(f"{server.url}/games/{sid}")
-    enter_pin(page)
-    page.wait_for_selector("#live.on")
+    page = open_game(new_browser, server, sid, size, pin=True)
     page.evaluate(WATCH)
     # The hand's cards, their sections and every section of both shoals.
     marked = mark(page, ".sh-hand .sh-card, .sh-card .sh-sec, #board .sh-sec")
@@ -110,12 +106,8 @@ def test_choosing_a_shoal_card_changes_the_hand_and_the_shoal_in_place(
 @pytest.mark.parametrize("size", list(DEVICES))
 def test_a_camera_check_opened_by_hand_stays_open_through_the_next_move(
         server: Server, new_browser: Any, size: str) -> None:
-    sid = api_post(server, "/api/games", {"game": "poodivers", "players": ["Ann", "Ben"],
-                                          "options": {}})["id"]
-    page = touch_page(new_browser, size)
-    page.goto(f"{server.url}/games/{sid}")
-    enter_pin(page)
-    page.wait_for_selector("#live.on")
+    sid = new_game(server, "poodivers", ["Ann", "Ben"])["id"]
+    page = open_game(new_browser, server, sid, size, pin=True)
     page.locator("details.camera summary").tap()
     page.wait_for_selector("details.camera[open] #pd-photo")
     # A move on another phone (the live event), then one on this page.

@@ -17,7 +17,8 @@ from tests.web.conftest import (
     Server,
     api_get,
     api_post,
-    touch_page,
+    new_game,
+    open_game,
     wait_seq,
 )
 
@@ -40,11 +41,8 @@ LOOKS = """() => Object.fromEntries([...document.querySelectorAll("button.pd-cel
 @pytest.mark.parametrize("size", list(DEVICES))
 def test_a_move_makes_again_only_the_cards_that_look_different(
         server: Server, new_browser: Any, size: str) -> None:
-    sid = api_post(server, "/api/games", {"game": "poodivers", "players": ["Ann", "Ben"],
-                                          "options": {}})["id"]
-    page = touch_page(new_browser, size)
-    page.goto(f"{server.url}/games/{sid}")
-    page.wait_for_selector("#live.on")
+    sid = new_game(server, "poodivers", ["Ann", "Ben"])["id"]
+    page = open_game(new_browser, server, sid, size)
     before = page.evaluate(LOOKS)
     page.evaluate(MADE)
     # A sleeper: the same player flips again, every other card as it was.
@@ -66,12 +64,9 @@ def test_a_kept_board_goes_in_whole_where_something_else_was(
         server: Server, new_browser: Any) -> None:
     # A Shark board whose cells were kept one by one, put in after a panel that takes its
     # place (a forced sale comes above the board): every cell is there, none empty.
-    sid = api_post(server, "/api/games", {"game": "shark", "players": ["Ann", "Ben"],
-                                          "options": {}})["id"]
+    sid = new_game(server, "shark", ["Ann", "Ben"])["id"]
     for size in DEVICES:
-        page = touch_page(new_browser, size)
-        page.goto(f"{server.url}/games/{sid}")
-        page.wait_for_selector("#live.on")
+        page = open_game(new_browser, server, sid, size)
         got = page.evaluate("""() => {
           const { h, update, reuse } = window.TC;
           const board = document.getElementById("board");
@@ -117,12 +112,9 @@ KEPT_BOX = """() => {
 
 def test_a_kept_box_stays_put_when_a_part_above_it_comes_or_goes(
         server: Server, new_browser: Any) -> None:
-    sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
-                                          "options": {}})["id"]
+    sid = new_game(server, "drshark", ["Ann", "Ben"])["id"]
     for size in DEVICES:
-        page = touch_page(new_browser, size)
-        page.goto(f"{server.url}/games/{sid}")
-        page.wait_for_selector("#live.on")
+        page = open_game(new_browser, server, sid, size)
         moved, fewer, more = page.evaluate(KEPT_BOX)
         assert (fewer, more) == ("a1", "ac1"), size
         assert moved == [], f"{size}: the kept box left the page {len(moved)} times"
@@ -131,13 +123,9 @@ def test_a_kept_box_stays_put_when_a_part_above_it_comes_or_goes(
 @pytest.mark.parametrize("size", list(DEVICES))
 def test_the_running_countdown_writes_only_what_changed(
         server: Server, new_browser: Any, size: str) -> None:
-    sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
-                                          "options": {}})["id"]
-    api_post(server, f"/api/games/{sid}/actions", {"action": {"type": "move",
-                                                              "space": "A-light"}})
-    page = touch_page(new_browser, size)
-    page.goto(f"{server.url}/games/{sid}")
-    page.wait_for_selector("#live.on")
+    sid = new_game(server, "drshark", ["Ann", "Ben"],
+                   actions=[{"type": "move", "space": "A-light"}])["id"]
+    page = open_game(new_browser, server, sid, size)
     api_post(server, "/api/timer/start", {"game": sid})
     page.wait_for_selector("#countdown.running")
     # Over 40 frames: the writes to the countdown against the texts it showed.
@@ -160,27 +148,83 @@ def test_the_running_countdown_writes_only_what_changed(
     assert writes <= 2 * texts, f"{size}: {writes} writes for {texts} texts shown"
 
 
+# The log's latest line when the page makes its sound context.
+SOUND_AFTER = """(() => {
+  const Made = window.AudioContext;
+  window.AudioContext = function (...args) {
+    const top = document.querySelector("#log li");
+    document.documentElement.dataset.soundAfter = top ? top.value : "0";
+    return new Made(...args);
+  };
+})()"""
+
+
 def test_the_clappers_sound_is_made_after_the_taps_answer_is_drawn(
         server: Server, new_browser: Any) -> None:
     for size in DEVICES:
-        sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
-                                              "options": {}})["id"]
+        sid = new_game(server, "drshark", ["Ann", "Ben"])["id"]
         # The PIN in a header: no tap on the page before the one looked at.
-        page = new_browser(DEVICES[size], has_touch=True, is_mobile=size == "phone",
-                           extra_http_headers={"X-Table-Pin": PIN}).new_page()
-        # The log's latest line when the page makes its sound context.
-        page.add_init_script("""(() => {
-          const Made = window.AudioContext;
-          window.AudioContext = function (...args) {
-            const top = document.querySelector("#log li");
-            document.documentElement.dataset.soundAfter = top ? top.value : "0";
-            return new Made(...args);
-          };
-        })()""")
-        page.goto(f"{server.url}/games/{sid}")
-        page.wait_for_selector("#live.on")
+        page = open_game(new_browser, server, sid, size, script=SOUND_AFTER,
+                         extra_http_headers={"X-Table-Pin": PIN})
         page.tap('button.space[data-space="A-light"]')
         wait_seq(page, 1)
         page.wait_for_selector("html[data-sound-after]", state="attached")
         assert page.get_attribute("html", "data-sound-after") == "1", size
         assert api_get(server, f"/api/games/{sid}")["seq"] == 1
+
+
+@pytest.mark.parametrize("size", list(DEVICES))
+def test_a_shoal_move_makes_again_only_the_players_and_cards_it_changed(
+        server: Server, new_browser: Any, size: str) -> None:
+    players = ["Ann", "Ben", "Cid", "Dan"]
+    view = new_game(server, "shoal", players, {"goal": "G1"})
+    sid = view["id"]
+    for _ in range(4):      # a card each: four shoals, the hand of the cards left
+        play = view["legal"][0]
+        view = api_post(server, f"/api/games/{sid}/actions", {"action": {
+            "type": "play", "card": play["choices"]["card"][0], "at": play["choices"]["at"][0]}})
+    page = open_game(new_browser, server, sid, size)
+    assert page.locator(".sh-hand .sh-card").count() > 10
+    page.evaluate(MADE)
+    play = view["legal"][0]
+    api_post(server, f"/api/games/{sid}/actions", {"action": {
+        "type": "play", "card": play["choices"]["card"][0], "at": play["choices"]["at"][0]}})
+    wait_seq(page, 5)
+    made = page.evaluate("""() => window.__made.filter((el) => el.matches(
+      'section[data-player], .sh-card')).map((el) => el.dataset.player || el.dataset.card)""")
+    # Ann laid a card (her shoal and score changed), Ben is to play: the hand's cards and
+    # Cid's and Dan's parts are as they were.
+    assert made == ["Ann", "Ben"], f"{size}: made again {made}"
+    assert page.locator(f'.sh-card[data-card="{play["choices"]["card"][0]}"]').count() == 0
+    assert "(to play)" in page.inner_text('section[data-player="Ben"] h2')
+    assert "(to play)" not in page.inner_text('section[data-player="Ann"] h2')
+
+
+# One observer over the page: per batch of changes (what one task changed), whether it
+# changed the log, the chart, or both.
+BATCHES = """() => {
+  window.__batches = [];
+  new MutationObserver((records) => {
+    const inside = (id) => records.some((r) => r.target.closest && r.target.closest("#" + id)
+      || r.target.parentElement && r.target.parentElement.closest("#" + id));
+    window.__batches.push([inside("log"), inside("chart")]);
+  }).observe(document.getElementById("app"), { subtree: true, childList: true,
+                                               characterData: true, attributes: true });
+}"""
+
+
+@pytest.mark.parametrize("size", list(DEVICES))
+def test_a_changes_drawing_shows_the_log_and_leaves_the_chart_for_later(
+        server: Server, new_browser: Any, size: str) -> None:
+    sid = new_game(server, "poodivers", ["Ann", "Ben"])["id"]
+    page = open_game(new_browser, server, sid, size)
+    page.evaluate(BATCHES)
+    api_post(server, f"/api/games/{sid}/actions",
+             {"action": {"type": "flip", "cell": "D4", "face": "object"}})
+    wait_seq(page, 1)
+    # The chart follows once the browser is idle: its lines have the new point (two
+    # points, one space between them).
+    page.wait_for_selector('#chart polyline[points*=" "]', state="attached")
+    batches = page.evaluate("window.__batches")
+    assert [True, True] not in batches, f"{size}: the log and the chart drawn together"
+    assert [True, False] in batches and [False, True] in batches, batches

@@ -15,6 +15,8 @@ from tests.web.conftest import (
     api_get,
     create_game,
     enter_pin,
+    new_game,
+    open_game,
     play_photographed_shoal,
     read_from_camera,
     screenshot,
@@ -121,3 +123,57 @@ def test_the_camera_panel_scrolls_with_the_page(camera_server: tuple[Server, Any
         # In the side column, which scrolls with the page (the controls box does not).
         assert page.locator(".side #camera #camera-verdict").count() == 1
         screenshot(page, f"shoal-{size}-camera-panel")
+
+
+# What sticks out of the screen or of a card: the page's width against the window's, and
+# every card whose content is wider than the card (a card's own scrolling box inside it
+# holds what is wider, and it does not count).
+WIDER = """() => {
+  const out = [];
+  const page = document.documentElement.scrollWidth;
+  if (page > window.innerWidth) out.push(`page ${page} > ${window.innerWidth}`);
+  for (const el of document.querySelectorAll("section.card")) {
+    if (el.scrollWidth > el.clientWidth + 1) {
+      out.push(`${el.id || el.dataset.player} ${el.scrollWidth} > ${el.clientWidth}`);
+    }
+  }
+  return out;
+}"""
+
+
+def widest(view: dict[str, Any]) -> tuple[str, list[int]]:
+    """The card and spot of the play that makes the shoal of the player to act widest."""
+    plays = [e for e in view["legal"] if e["type"] == "play"]
+    cells = view["state"]["shoals"][plays[0]["player"]]["cells"]
+    xs = [int(k.split(",")[0]) for k in cells]
+
+    def width(at: list[int]) -> int:
+        return max(*xs, at[0] + 1) - min(*xs, at[0]) if xs else 2
+
+    return max(((e["choices"]["card"][0], at) for e in plays for at in e["choices"]["at"]),
+               key=lambda play: width(play[1]))
+
+
+@pytest.mark.parametrize("size", ["phone", "tablet"])
+def test_the_page_is_never_wider_than_the_screen_in_any_state_of_play(
+        server: Server, new_browser: Any, size: str) -> None:
+    # A game played to the end with every card laid where it widens the shoal most: the
+    # shoals grow wider than a phone, and than a player's half of a tablet's board.
+    sid = new_game(server, "shoal", ["Ann", "Ben"], {"goal": "G1"})["id"]
+    page = open_game(new_browser, server, sid, size, pin=True)
+    view = api_get(server, f"/api/games/{sid}")
+    seq = 0
+    while not view["over"]:
+        card, (x, y) = widest(view)
+        player = view["current"]
+        page.locator(f'.sh-card[data-card="{card}"]').tap()
+        page.wait_for_selector(f'section[data-player="{player}"] [data-at]')
+        assert page.evaluate(WIDER) == [], f"{size}, move {seq + 1}, card {card} chosen"
+        page.locator(f'section[data-player="{player}"] [data-at="{x},{y}"]').tap()
+        seq += 1
+        wait_seq(page, seq)
+        assert page.evaluate(WIDER) == [], f"{size}, after move {seq}"
+        view = api_get(server, f"/api/games/{sid}")
+    page.wait_for_selector("#summary:not([hidden])")
+    assert page.evaluate(WIDER) == [], f"{size}, game over"
+    screenshot(page, f"shoal-{size}-widest")

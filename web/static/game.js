@@ -592,14 +592,25 @@ window.GamePage = (function () {
     // One line per score: per player, or per team where teams share a dossier.
     const scored = window.TC.seated(v, Object.keys(v.scores));
     // A score line changes only at its end (a move adds a point, an undo takes the last).
+    // Drawn once the browser is idle after the drawing: a tap's answer is the turn, the
+    // board, the scores and the log, the chart follows (the latest view's, if several
+    // changes came meanwhile).
     if (changed("chart", scored, v.timeline.length, v.timeline[v.timeline.length - 1])) {
-      window.Chart.draw(document.getElementById("chart"), scored, v.timeline, null,
-        (window.GAMES[name] || {}).format);
+      if (!chartDue) window.TC.later(drawChart);
+      chartDue = true;
     }
     const every = document.getElementById("all-moves");
     if (every.open) renderGeneric(v, document.getElementById("generic"));
     document.getElementById("undo").disabled = v.seq === 0 || !!past;
     document.getElementById("redo").disabled = !!past;
+  }
+
+  let chartDue = false;
+  function drawChart() {
+    chartDue = false;
+    const v = shown();
+    window.Chart.draw(document.getElementById("chart"), window.TC.seated(v, Object.keys(v.scores)),
+      v.timeline, null, (window.GAMES[name] || {}).format);
   }
 
   async function undo() {

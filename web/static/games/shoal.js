@@ -180,15 +180,20 @@
     const players = v.players.map((p) => {
       const mine = play && play.player === p;
       const shoal = s.shoals[p];
-      return h("section", { class: "card", "data-player": p },
+      const spots = mine && card ? spotsOf[card] : [];
+      const shown = board.querySelector(`section[data-player="${CSS.escape(p)}"]`);
+      // A player's part is made again only when what it shows changed: a move changes
+      // the mover's and the next player's, the others stay as they are.
+      return window.TC.reuse(shown, JSON.stringify([v.scores[p], mine, s.breakdown[p],
+        shoal.cells, shoal.cards, spots]), () => h("section", { class: "card", "data-player": p },
         h("h2", {}, `${p}: ${v.scores[p]} point${v.scores[p] === 1 ? "" : "s"}`, mine ? " (to play)" : ""),
         // A shoal is drawn again only when it or its spots changed (one player's a turn).
-        window.TC.reuse(document.querySelector(`section[data-player="${CSS.escape(p)}"] > .sh-shoal`),
-          JSON.stringify([shoal.cells, mine && card ? spotsOf[card] : []]),
-          () => drawLayout(h, v, shoal.cells, mine && card ? spotsOf[card] : [],
+        window.TC.reuse(shown && shown.querySelector(":scope > .sh-shoal"),
+          JSON.stringify([shoal.cells, spots]),
+          () => drawLayout(h, v, shoal.cells, spots,
             mine && card ? (at) => { const c = card; card = null; ctx.act({ type: "play", card: c, at }); } : null)),
         breakdown(h, s.breakdown[p] || [], v.scores[p], shoal.cells),
-        h("p", { class: "muted" }, `${shoal.cards} of ${s.cards_per_player} cards`));
+        h("p", { class: "muted" }, `${shoal.cards} of ${s.cards_per_player} cards`)));
     });
     const legend = h("p", { class: "legend" }, (s.kinds || []).map((k) => {
       const key = h("span", { class: "key sh-key" }, short(k), ` ${k}`);
@@ -202,8 +207,12 @@
       parts.push(h("p", { class: "pending" }, card
         ? `${play.player}: tap a + (or a section) where card ${card}'s top-left goes`
         : `${play.player}: choose the card to play`));
-      parts.push(h("div", { class: "sh-hand" }, play.choices.card.map((id) =>
-        drawCard(h, v, id, { onclick: () => { card = card === id ? null : id; ctx.rerender(); } }))));
+      // A hand card is made again only when it is chosen or put back: a move takes the
+      // card played away and keeps the others.
+      const hand = controls.querySelector(".sh-hand");
+      parts.push(h("div", { class: "sh-hand" }, play.choices.card.map((id) => window.TC.reuse(
+        hand && hand.querySelector(`.sh-card[data-card="${CSS.escape(id)}"]`), `${id} ${card === id}`,
+        () => drawCard(h, v, id, { onclick: () => { card = card === id ? null : id; ctx.rerender(); } })))));
     }
     window.TC.update(controls, parts);
     window.TC.update(camera, cameraPanel(h, ctx, v));
