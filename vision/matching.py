@@ -88,11 +88,20 @@ def deplane_weighted(samples: np.ndarray, weight: np.ndarray, q: np.ndarray) -> 
     return result
 
 
+_PER_CHANNEL: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
 def _per_channel(q: np.ndarray, c: int) -> np.ndarray:
     """The basis ``q`` (n x 3) for samples flattened with their ``c`` channels
     (n*c x 3*c, rows sample-major, columns plane-term-major): each channel's plane on its
-    own."""
+    own. Made once per basis (:func:`plane_basis` makes each once)."""
+    kept = _PER_CHANNEL.get((id(q), c))
+    if kept is not None and kept[0] is q:
+        return kept[1]
     out: np.ndarray = np.kron(q, np.eye(c, dtype=q.dtype))
+    if len(_PER_CHANNEL) > 64:  # bases made elsewhere, not kept: do not hoard them
+        _PER_CHANNEL.clear()
+    _PER_CHANNEL[(id(q), c)] = (q, out)
     return out
 
 
@@ -104,17 +113,13 @@ def prepare(flat: np.ndarray, px_per_mm: float) -> np.ndarray:
     return out
 
 
-def sample(small: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float],
-           inset_mm: float, shifts: tuple[int, ...] = SHIFTS_MM,
-           outside: np.ndarray | float = 1.0) -> np.ndarray:
-    """Samples of the boxes with top-left ``corners_mm`` (K x 2, rectified mm), at every
-    shift (dy major, dx minor; ``shifts`` evenly spaced): K*S x n (x channels); off the
-    image reads ``outside``.
-
-    Each box's region, wide enough for every shift, is cut out once; the shifted windows
-    are views of it. When the shifts fall on the sampling grid (a multiple of
-    :data:`STEP` apart), only the grid's pixels are cut out, so every window's rows lie
-    whole in memory."""
+def _regions(small: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float],
+             inset_mm: float, shifts: tuple[int, ...], outside: np.ndarray | float
+             ) -> tuple[np.ndarray, int, int]:
+    """Each box's region, wide enough for every shift, cut out once (K x h x w x c; off the
+    image reads ``outside``), with the shifts' spacing and the samples' in it (pixels of
+    the region). When the shifts fall on the sampling grid (a multiple of :data:`STEP`
+    apart) only the grid's pixels are cut out, so every window's rows lie whole in memory."""
     ww, wh = window(box_mm, inset_mm)
     d = np.round(np.asarray(shifts, float) * FEATURE_PX_PER_MM).astype(np.intp)
     lo, span = int(d.min()), int(d.max() - d.min())
@@ -135,12 +140,40 @@ def sample(small: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float
             if xa < xb and ya < yb:
                 region[ya - y:yb - y, xa - x:xb - x] = image[ya:yb, xa:xb]
             regions[k] = region[::grid, ::grid]
-    size = (wh, ww) if grid == 1 else (-(-wh // STEP), -(-ww // STEP))
-    views = np.lib.stride_tricks.sliding_window_view(regions, size, axis=(1, 2))
-    views = views[:, ::step // grid, ::step // grid]  # K x S x S x c x window
-    if grid == 1:  # the grid's pixels of each window
-        views = views[..., ::STEP, ::STEP]
-    out = views.transpose(0, 1, 2, 4, 5, 3).reshape(len(tl) * len(d) ** 2, -1, c)
+    return regions, step // grid, STEP // grid
+
+
+def _windows(regions: np.ndarray, spacing: int, stride: int, count: int,
+             size: tuple[int, int]) -> np.ndarray:
+    """The ``count`` x ``count`` windows of ``size`` samples (rows, columns) of each
+    region, ``spacing`` apart, a sample every ``stride`` pixels: K*S x n x c."""
+    k, c = len(regions), regions.shape[3]
+    extent = ((size[0] - 1) * stride + 1, (size[1] - 1) * stride + 1)
+    views = np.lib.stride_tricks.sliding_window_view(regions, extent, axis=(1, 2))
+    views = views[:, :(count - 1) * spacing + 1:spacing, :(count - 1) * spacing + 1:spacing]
+    if stride > 1:  # K x S x S x c x window
+        views = views[..., ::stride, ::stride]
+    out: np.ndarray = views.transpose(0, 1, 2, 4, 5, 3).reshape(k * count * count, -1, c)
+    return out
+
+
+def _grid_size(box_mm: tuple[float, float], inset_mm: float) -> tuple[int, int]:
+    """Samples of a box's window: rows, columns."""
+    ww, wh = window(box_mm, inset_mm)
+    return -(-wh // STEP), -(-ww // STEP)
+
+
+def sample(small: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float],
+           inset_mm: float, shifts: tuple[int, ...] = SHIFTS_MM,
+           outside: np.ndarray | float = 1.0) -> np.ndarray:
+    """Samples of the boxes with top-left ``corners_mm`` (K x 2, rectified mm), at every
+    shift (dy major, dx minor; ``shifts`` evenly spaced): K*S x n (x channels); off the
+    image reads ``outside``.
+
+    Each box's region, wide enough for every shift, is cut out once; the shifted windows
+    are views of it."""
+    regions, spacing, stride = _regions(small, corners_mm, box_mm, inset_mm, shifts, outside)
+    out = _windows(regions, spacing, stride, len(shifts), _grid_size(box_mm, inset_mm))
     return out if small.ndim == 3 else out[:, :, 0]
 
 
@@ -271,9 +304,8 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     box, inset = templates.box_mm, templates.inset_mm
     k = len(corners_mm)
     coarse = np.array([(dx, dy) for dy in SHIFTS_MM for dx in SHIFTS_MM], float)
-    clear = bool(known.min() > 0.5)  # nothing clipped: every sample counts
     samples = sample(small, corners_mm, box, inset, outside=outside)
-    weight = None if clear else sample(known, corners_mm, box, inset, outside=1.0) > 0.5
+    weight = _known(known, corners_mm, box, inset, SHIFTS_MM, whole=False)
     dist, idx = best_shift(distances(samples, templates, noise, weight), len(coarse))
     rows = np.arange(k)[:, None]
     means = _window_means(samples, weight, k)[rows, idx]
@@ -282,7 +314,7 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     centres = np.asarray(corners_mm, float) + first
     moved = (centres[:, None, :] + fine[None]).reshape(-1, 2)
     more = sample(small, moved, box, inset, (0,), outside=outside)
-    more_w = None if clear else sample(known, moved, box, inset, (0,), outside=1.0) > 0.5
+    more_w = _known(known, moved, box, inset, (0,), whole=False)
     near, nidx = best_shift(distances(more, templates, noise, more_w), len(fine))
     better = near < dist
     dist = np.where(better, near, dist)
@@ -314,11 +346,44 @@ def _unit(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     clipped ones left out, made a unit vector (M*S x D)."""
     box, inset = templates.box_mm, templates.inset_mm
     ww, wh = window(box, inset)
+    q = plane_basis(ww, wh)
     samples = sample(small, corners_mm, box, inset, shifts, outside=0.0)
-    weight = sample(known, corners_mm, box, inset, shifts, outside=1.0) > 0.5
-    flat = deplane_weighted(samples, weight, plane_basis(ww, wh)).reshape(len(samples), -1)
+    weight = _known(known, corners_mm, box, inset, shifts)
+    flat = (deplane(samples, q) if weight is None else deplane_weighted(samples, weight, q)
+            ).reshape(len(samples), -1)
     out: np.ndarray = flat / np.maximum(np.sqrt(np.einsum("ij,ij->i", flat, flat)), 1e-9)[:, None]
     return out
+
+
+def _known(known: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float],
+           inset_mm: float, shifts: tuple[int, ...], whole: bool = True) -> np.ndarray | None:
+    """Which samples of each box at each shift (as :func:`sample`) are known (``known``
+    above 0.5: not clipped), M*S x n, as ``sample(known, ...) > 0.5`` says; ``None`` when
+    nothing is clipped (with ``whole``, also when no box has a clipped pixel in reach).
+    Only the boxes with a clipped pixel in reach are cut out window by window."""
+    if known.min() > 0.5:
+        return None
+    ww, wh = window(box_mm, inset_mm)
+    d = np.round(np.asarray(shifts, float) * FEATURE_PX_PER_MM).astype(np.intp)
+    span = int(d.max() - d.min())
+    tl = np.round((np.asarray(corners_mm, float) + inset_mm) * FEATURE_PX_PER_MM
+                  ).astype(np.intp) + int(d.min())
+    h, w = known.shape[:2]
+    table = cv2.integral((known <= 0.5).astype(np.uint8))  # clipped pixels, summed
+    x0, y0 = np.clip(tl[:, 0], 0, w), np.clip(tl[:, 1], 0, h)
+    x1, y1 = np.clip(tl[:, 0] + ww + span, 0, w), np.clip(tl[:, 1] + wh + span, 0, h)
+    hit = np.flatnonzero(table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0] > 0)
+    if whole and not hit.size:
+        return None
+    size = _grid_size(box_mm, inset_mm)
+    count = len(shifts) ** 2
+    out = np.ones((len(tl), count, size[0] * size[1]), bool)
+    if hit.size:
+        regions, spacing, stride = _regions(known, np.asarray(corners_mm, float)[hit],
+                                            box_mm, inset_mm, shifts, 1.0)
+        out[hit] = _windows(regions > 0.5, spacing, stride, len(shifts), size
+                            ).reshape(len(hit), count, -1)
+    return out.reshape(len(tl) * count, -1)
 
 
 def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,

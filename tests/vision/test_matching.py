@@ -92,3 +92,48 @@ def test_the_shifted_windows_are_the_boxes_moved_by_each_shift() -> None:
         want = matching.sample(img, moved, BOX_MM, INSET_MM, (0,), outside=0.25)
         assert got.shape == want.shape and np.array_equal(got, want)
         assert (want == 0.25).any() and (want != 0.25).any()
+
+
+def test_which_samples_are_known_is_read_only_where_a_pixel_is_clipped() -> None:
+    """The known samples of every box at every shift are what sampling the known map
+    says, off the image too (known there); with nothing clipped in reach of any box
+    there is nothing to weigh (``None``), unless every box's weights are asked for."""
+    known = np.ones((60, 80), np.float32)
+    known[30:33, 50:52] = 0.0  # a clipped spot
+    corners = np.array([(20.0, 15.0), (44.0, 22.0), (-6.0, 40.0), (70.0, -3.0)])
+    for shifts in (matching.SHIFTS_MM, matching.FINE_MM, (0,)):
+        want = matching.sample(known, corners, BOX_MM, INSET_MM, shifts, outside=1.0) > 0.5
+        got = matching._known(known, corners, BOX_MM, INSET_MM, shifts)
+        assert got is not None and np.array_equal(got, want) and not want.all()
+    far = corners[[2, 3]]  # neither reaches the spot
+    assert matching._known(known, far, BOX_MM, INSET_MM, matching.SHIFTS_MM) is None
+    every = matching._known(known, far, BOX_MM, INSET_MM, matching.SHIFTS_MM, whole=False)
+    assert every is not None and every.all()
+    known[30:33, 50:52] = 1.0
+    assert matching._known(known, corners, BOX_MM, INSET_MM, (0,), whole=False) is None
+
+
+def test_a_box_seen_whole_correlates_as_when_its_weights_are_all_one() -> None:
+    """Leaving the weights out for boxes with nothing clipped changes no correlation."""
+    rng = np.random.default_rng(9)
+    t = _templates(rng)
+    img = _image(rng, t, (40, 30))
+    corners = np.array([(38.0, 32.0), (80.0, 60.0)])
+    known = np.ones(img.shape[:2], np.float32)
+    whole = matching._correlate(img, known, corners, t, matching.SHIFTS_MM)
+    known[100:104, 5:9] = 0.0  # clipped, but out of reach of both boxes
+    weighed = matching._correlate(img, known, corners, t, matching.SHIFTS_MM)
+    samples = matching.sample(img, corners, BOX_MM, INSET_MM, matching.SHIFTS_MM, 0.0)
+    q = matching.plane_basis(*matching.window(BOX_MM, INSET_MM))
+    ones = np.ones(samples.shape[:2], bool)
+    flat = matching.deplane_weighted(samples, ones, q).reshape(len(samples), -1)
+    unit = flat / np.maximum(np.sqrt(np.einsum("ij,ij->i", flat, flat)), 1e-9)[:, None]
+    assert np.array_equal(whole, weighed) and np.array_equal(whole, unit @ t.unit.T)
+
+
+def test_the_per_channel_basis_is_made_once() -> None:
+    q = matching.plane_basis(*matching.window(BOX_MM, INSET_MM))
+    first = matching._per_channel(q, 3)
+    assert matching._per_channel(q, 3) is first
+    assert np.array_equal(first, np.kron(q, np.eye(3, dtype=q.dtype)))
+    assert matching._per_channel(q.copy(), 3) is not first
