@@ -39,8 +39,9 @@ the top down, by card, not by pixel colour:
 No pixel is called card or mat by a colour fixed in advance: the mat's paper and the
 light's colour are measured in each photo, and what a card looks like comes only from
 the deck's images.
-Confidences come from each cell's correlations with every section and the photo's own
-spread of true and wrong matches (:mod:`vision.calibration`). Build a
+Confidences come from each cell's correlations with every section (its pattern's, before
+colour's floors and vetoes) and the photo's own spread of true and wrong matches
+(:mod:`vision.calibration`). Build a
 :class:`ShoalReader` once per deck and mat and read many photos with it.
 
 Cells are ``"x,y"``, x right and y down, shifted so that the smallest x and y among the
@@ -184,7 +185,10 @@ class ShoalReader:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")
         order = sorted(found, key=lambda c: (c[1], c[0]))
-        dist = 1.0 - sections[[index[c] for c in order]]
+        # confidence is the pattern's: colour's floors and vetoes say whether a card
+        # lies at a cell, not which value it shows (a floor under every section would
+        # split a cell's confidence among them all)
+        dist = 1.0 - ncc[:, 1:][[index[c] for c in order]]
         density = calibration.photo_density(dist, self.margins.worn)
         labels = self.templates.labels[1:]
         boxes = [self._box(corners[index[c]] + shift[index[c]]) for c in order]
