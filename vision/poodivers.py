@@ -12,7 +12,9 @@ brighter it is than a picture can be (a veil of glare, whose colour is not the l
 :meth:`PooDiversReader._read`), and a card partly clipped by glare is read from what
 shows and is that much less sure (:func:`vision.calibration.posterior`). A card is an
 object by looking like none of the faces only once a glare halo on it is allowed for
-(:func:`without_halo`): a blank beside a lamp's reflection is a blank. A card whose
+(:func:`without_halo`): a blank beside a lamp's reflection is a blank; and only if it
+looks like none of them over its best three quarters as well (:class:`Spared`: a glare
+spot, a shadow's edge or the mat beside a card laid off its place spoils a corner). A card whose
 colour fits its face only at more contrast than the photo's clearest cards show
 (:func:`bounded_misfit`: a brown card as a blank's faint tint stretched fivefold) is
 not that face, unless clipped somewhere (a clipped channel says only "at least this
@@ -42,18 +44,21 @@ FIXED = ("closed", "blank", "sleeper")
 
 
 def object_margin(templates: templates.Templates, margins: calibration.Margins,
-                  photo_true: float, spreads: tuple[float, float] = (1.0, 1.0)) -> float:
+                  photo_true: float, spreads: tuple[float, float] = (1.0, 1.0),
+                  cross: np.ndarray | None = None) -> float:
     """The distance beyond which a card is none of the fixed faces: an object. Where, in
     log distance, a true match and an object are as likely: between how far a true
     match lies (the faces' worn distance, or the photo's own when worse) and how near
     the object images come to the fixed faces (without object images: how near the
     fixed faces come to each other), each weighed by how widely the other spreads
     (``spreads``: the photo's true matches', its wrong ones'; alike, the geometric
-    mean): a photo whose true matches spread widely moves the margin out."""
+    mean): a photo whose true matches spread widely moves the margin out. ``cross``:
+    the pictures' distances to each other (:func:`vision.calibration.cross` unless
+    given: :class:`Spared` compares over less of a card)."""
     labels = np.array(templates.labels)
     fixed = np.isin(labels, FIXED)
     true = max(margins.worn, photo_true)
-    d = calibration.cross(templates)
+    d = calibration.cross(templates) if cross is None else cross
     if fixed.all():  # no object images: as unlike as the fixed faces are to each other
         apart = labels[:, None] != labels[None, :]
         near = max(float(d[apart].min()), true)
@@ -136,6 +141,56 @@ def faces_apart(dist: np.ndarray, labels: tuple[str, ...], unlike: float
     return (*FIXED, "object"), out
 
 
+class Spared:
+    """The pictures compared over the best three quarters of a card (:meth:`distances`):
+    for each quarter of the compared window, the pictures with their planes removed over
+    the rest (zero on the quarter left out), made once per faces file."""
+
+    def __init__(self, pictures: templates.Templates) -> None:
+        ww, wh = matching.window(pictures.box_mm, pictures.inset_mm)
+        ys, xs = np.mgrid[0:wh:matching.STEP, 0:ww:matching.STEP].astype(np.float64)
+        xs, ys = xs.ravel(), ys.ravel()
+        n = xs.size
+        feats = pictures.features.reshape(len(pictures.features), n, 3).astype(np.float64)
+        kept, bases, parts = [], [], []
+        for right in (False, True):
+            for low in (False, True):
+                keep = ~(((xs > (ww - 1) / 2) == right) & ((ys > (wh - 1) / 2) == low))
+                terms = np.stack([np.ones(n), xs - xs[keep].mean(), ys - ys[keep].mean()], 1)
+                q = np.zeros((n, 3))
+                q[keep] = np.linalg.qr(terms[keep])[0]
+                t = feats - np.einsum("nk,mkc->mnc", q, np.einsum("nk,mnc->mkc", q, feats))
+                parts.append((t * keep[None, :, None]).reshape(len(feats), -1))
+                bases.append(np.kron(q, np.eye(3)))  # n*3 x 9: each channel's plane
+                kept.append(np.repeat(keep, 3))
+        self.parts = np.concatenate(parts).astype(np.float32)        # 4N x n*3
+        self.squares = (np.concatenate(parts) ** 2).sum(1).reshape(4, -1)
+        self.bases = np.concatenate(bases, 1).astype(np.float32)     # n*3 x 36
+        self.kept = np.stack(kept, 1).astype(np.float32)             # n*3 x 4
+        self.wear = pictures.wear
+
+    def distances(self, samples: np.ndarray, noise: float) -> np.ndarray:
+        """Each card's distance (``samples`` M x n x 3, from :func:`vision.matching.sample`)
+        to every picture (M x N) over the best three quarters of it: each quarter left
+        out in turn, the planes removed over what is kept, damped and compared as
+        :func:`vision.matching.distances` compares a whole card. A spoiler of a photo (a
+        glare spot, a shadow's edge, the bright mat beside a card laid off its place)
+        lies on a corner of a card; an object unlike a face is unlike it all over."""
+        m = len(samples)
+        flat = np.ascontiguousarray(samples, np.float32).reshape(m, -1)
+        pt = (flat @ self.parts.T).reshape(m, 4, -1).astype(np.float64)
+        # what removing the planes leaves of each card's square (Pythagoras)
+        coef = (flat @ self.bases).astype(np.float64).reshape(m, 4, 9)
+        pp = np.maximum((flat.astype(np.float64) ** 2) @ self.kept - (coef * coef).sum(2),
+                        0.0)[:, :, None]
+        eps2 = (self.kept.sum(0) * ((matching.FLOOR * noise) ** 2 + self.wear))[None, :, None]
+        tt = self.squares[None]
+        npp, ntt = np.sqrt(pp + eps2), np.sqrt(tt + eps2)
+        d = pp / (npp * npp) + tt / (ntt * ntt) - 2 * pt / (npp * ntt)
+        out: np.ndarray = np.maximum(d, 0.0).min(1)
+        return out
+
+
 @cache
 def _bumps(window: tuple[int, int], card_mm: float) -> np.ndarray:
     """The halos' shapes (M x n, planes removed) over a compared window of ``window``
@@ -166,10 +221,10 @@ def halos(templates: templates.Templates, card_mm: float, whites: list[np.ndarra
 
 
 def without_halo(small: np.ndarray, corners: np.ndarray, templates: templates.Templates,
-                 noise: float, bumps: np.ndarray) -> np.ndarray:
-    """Each card's pattern distance (K x N, top-left ``corners``) to every picture once
-    the halo of ``bumps`` that explains most of what its plane leaves (light added,
-    never taken away) is taken off it."""
+                 bumps: np.ndarray) -> np.ndarray:
+    """Each card's samples (K x n x 3, top-left ``corners``, its plane removed) once the
+    halo of ``bumps`` that explains most of what its plane leaves (light added, never
+    taken away) is taken off it."""
     box, inset = templates.box_mm, templates.inset_mm
     ww, wh = matching.window(box, inset)
     samples = matching.sample(small, corners, box, inset, (0,))
@@ -179,7 +234,8 @@ def without_halo(small: np.ndarray, corners: np.ndarray, templates: templates.Te
     amount = np.maximum((left @ bumps.T) / np.maximum(size, 1e-12)[None, :], 0.0)
     best = (amount * amount * size[None, :]).argmax(1)
     left = left - amount[np.arange(k), best][:, None] * bumps[best]
-    return matching.distances(left.reshape(k, n, 3), templates, noise)
+    out: np.ndarray = left.reshape(k, n, 3)
+    return out
 
 
 def veiled(small: np.ndarray, corners: np.ndarray, templates: templates.Templates,
@@ -224,6 +280,10 @@ class PooDiversReader:
         self.rows = rows
         self.templates = templates.poo_templates(faces)
         self.margins = calibration.margins(self.templates, frozenset({"object"}))
+        n = self.templates.features.shape[1] // 3
+        self.spared = Spared(self.templates)
+        self.spared_cross = self.spared.distances(self.templates.features.reshape(-1, n, 3),
+                                                  matching.QUANTUM)
 
     @classmethod
     def from_files(cls, faces: Path, mat: Path | None, rows: tuple[str, ...]
@@ -300,18 +360,42 @@ class PooDiversReader:
         values, nearest = faces_apart(dist, templates.labels, unlike)
         # like none of the faces is an object only once a glare halo is allowed for
         labels = np.array(templates.labels)
+        fixed = np.isin(labels, FIXED)
         absent = nearest.argmin(1) == len(values) - 1
-        if not np.isin(labels, FIXED).all():
-            absent &= dist[:, ~np.isin(labels, FIXED)].min(1) > unlike
+        if not fixed.all():
+            absent &= dist[:, ~fixed].min(1) > unlike
+        tint, tint_f = dist - pattern, dist_f - pattern  # what colour adds, as read and free
+        haloed = np.zeros(len(cells), bool)
         if absent.any():
             # the light's own colour is paper white; the camera's white is what adds
             # the same to every channel of the photo
             whites = [np.ones(3, np.float32),
                       np.median((light.flat / (low + 1.0)).reshape(-1, 3)[::97], 0)]
-            plain = without_halo(small, (corners + shift)[absent], templates, noise,
-                                 halos(templates, min(cw, ch), whites))
+            unhaloed = without_halo(small, (corners + shift)[absent], templates,
+                                    halos(templates, min(cw, ch), whites))
+            haloed = absent.copy()
+            plain = matching.distances(unhaloed, templates, noise)
             for d in (dist, dist_f, dist_b):
                 d[absent] = np.minimum(d[absent], plain + (d - pattern)[absent])
+            values, nearest = faces_apart(dist, templates.labels, unlike)
+        absent = nearest.argmin(1) == len(values) - 1
+        if not fixed.all():
+            absent &= dist[:, ~fixed].min(1) > unlike
+        if absent.any():
+            # like none of the faces over its best three quarters too (a spoiler lies on a
+            # corner of a card), against the margin that comparison has in this photo; a
+            # card read so is as sure as the whole card's fits say (it is asked about)
+            around = matching.sample(small, corners + shift, box, inset, matching.FINE_MM)
+            part = self.spared.distances(around, noise).reshape(len(cells), -1,
+                                                                len(labels)).min(1)
+            if haloed.any():  # the halo taken off as well
+                part[haloed] = np.minimum(part[haloed],
+                                          self.spared.distances(unhaloed, noise))
+            own = calibration.photo_density(part + tint_f, self.margins.worn)
+            margin = object_margin(templates, self.margins, float(np.exp(own[0])),
+                                   (own[1], own[3]), self.spared_cross)
+            kept = (part + tint)[np.ix_(absent, fixed)] * unlike / margin
+            dist[np.ix_(absent, fixed)] = np.minimum(dist[np.ix_(absent, fixed)], kept)
             values, nearest = faces_apart(dist, templates.labels, unlike)
         nearest_f = faces_apart(dist_f, templates.labels, unlike)[1]
         nearest_b = faces_apart(dist_b, templates.labels, unlike)[1]
@@ -328,10 +412,12 @@ class PooDiversReader:
         seen = share * np.where(alone, printed ** 2, printed)
         reading = Reading("poodivers", {}, {}, view=view)
         free, held = likely(nearest_f, density, seen), likely(nearest_b, density, seen)
-        sure = np.minimum(free, held)
         # the candidates are the odds of the distances a card is read by (in their order:
-        # the value read is always the first), however much less sure the other fit is
+        # the value read is always the first), however much less sure the other fit is;
+        # a card is as sure as the least sure of the two fits and those distances (a card
+        # an object only over the whole of it, its three quarters nearer a face, is less)
         odds = likely(nearest, density, seen)
+        sure = np.minimum(np.minimum(free, held), odds)
         order = np.argsort(nearest, 1, kind="stable")
         for k, (c, r) in enumerate(cells):
             v = int(order[k, 0])
