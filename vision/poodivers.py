@@ -141,6 +141,17 @@ def faces_apart(dist: np.ndarray, labels: tuple[str, ...], unlike: float
     return (*FIXED, "object"), out
 
 
+def unlike_every_face(dist: np.ndarray, nearest: np.ndarray, fixed: np.ndarray,
+                      unlike: float) -> np.ndarray:
+    """The cards read as objects by being unlike every face (``nearest``, K x 4, from
+    :func:`faces_apart`: the object margin nearest), not by an object picture nearer than
+    the margin (``dist`` K x N, ``fixed`` N: the closed, blank and sleeper pictures)."""
+    out: np.ndarray = nearest.argmin(1) == nearest.shape[1] - 1
+    if not fixed.all():
+        out &= dist[:, ~fixed].min(1) > unlike
+    return out
+
+
 class Spared:
     """The pictures compared over the best three quarters of a card (:meth:`distances`):
     for each quarter of the compared window, the pictures with their planes removed over
@@ -361,9 +372,7 @@ class PooDiversReader:
         # like none of the faces is an object only once a glare halo is allowed for
         labels = np.array(templates.labels)
         fixed = np.isin(labels, FIXED)
-        absent = nearest.argmin(1) == len(values) - 1
-        if not fixed.all():
-            absent &= dist[:, ~fixed].min(1) > unlike
+        absent = unlike_every_face(dist, nearest, fixed, unlike)
         tint, tint_f = dist - pattern, dist_f - pattern  # what colour adds, as read and free
         haloed = np.zeros(len(cells), bool)
         if absent.any():
@@ -378,9 +387,7 @@ class PooDiversReader:
             for d in (dist, dist_f, dist_b):
                 d[absent] = np.minimum(d[absent], plain + (d - pattern)[absent])
             values, nearest = faces_apart(dist, templates.labels, unlike)
-        absent = nearest.argmin(1) == len(values) - 1
-        if not fixed.all():
-            absent &= dist[:, ~fixed].min(1) > unlike
+        absent = unlike_every_face(dist, nearest, fixed, unlike)
         if absent.any():
             # like none of the faces over its best three quarters too (a spoiler lies on a
             # corner of a card), against the margin that comparison has in this photo; a
