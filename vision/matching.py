@@ -113,6 +113,17 @@ def prepare(flat: np.ndarray, px_per_mm: float) -> np.ndarray:
     return out
 
 
+def _reach(corners_mm: np.ndarray, inset_mm: float, shifts: tuple[int, ...]
+           ) -> tuple[np.ndarray, int, int]:
+    """Where each box's region starts (K x 2 feature pixels: its window at the least
+    shift), how much wider than the window the shifts make it, and their spacing (px)."""
+    d = np.round(np.asarray(shifts, float) * FEATURE_PX_PER_MM).astype(np.intp)
+    step = int(d[1] - d[0]) if len(d) > 1 else STEP
+    tl = np.round((np.asarray(corners_mm, float) + inset_mm) * FEATURE_PX_PER_MM
+                  ).astype(np.intp) + int(d.min())
+    return tl, int(d.max() - d.min()), step
+
+
 def _regions(small: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float],
              inset_mm: float, shifts: tuple[int, ...], outside: np.ndarray | float
              ) -> tuple[np.ndarray, int, int]:
@@ -121,11 +132,7 @@ def _regions(small: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, flo
     the region). When the shifts fall on the sampling grid (a multiple of :data:`STEP`
     apart) only the grid's pixels are cut out, so every window's rows lie whole in memory."""
     ww, wh = window(box_mm, inset_mm)
-    d = np.round(np.asarray(shifts, float) * FEATURE_PX_PER_MM).astype(np.intp)
-    lo, span = int(d.min()), int(d.max() - d.min())
-    step = int(d[1] - d[0]) if len(d) > 1 else STEP
-    tl = np.round((np.asarray(corners_mm, float) + inset_mm) * FEATURE_PX_PER_MM
-                  ).astype(np.intp) + lo
+    tl, span, step = _reach(corners_mm, inset_mm, shifts)
     image = small if small.ndim == 3 else small[:, :, None]
     h, w, c = image.shape
     rh, rw = wh + span, ww + span
@@ -364,10 +371,7 @@ def _known(known: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float
     if known.min() > 0.5:
         return None
     ww, wh = window(box_mm, inset_mm)
-    d = np.round(np.asarray(shifts, float) * FEATURE_PX_PER_MM).astype(np.intp)
-    span = int(d.max() - d.min())
-    tl = np.round((np.asarray(corners_mm, float) + inset_mm) * FEATURE_PX_PER_MM
-                  ).astype(np.intp) + int(d.min())
+    tl, span, _ = _reach(corners_mm, inset_mm, shifts)
     h, w = known.shape[:2]
     table = cv2.integral((known <= 0.5).astype(np.uint8))  # clipped pixels, summed
     x0, y0 = np.clip(tl[:, 0], 0, w), np.clip(tl[:, 1], 0, h)
