@@ -31,10 +31,9 @@ the top down, by card, not by pixel colour:
    nearer a plain section's colour is a card's. A plain section must show its card's
    outline where it faces bare mat (:func:`vision.edges.outlined`): bare mat between
    cards, whose edges fall where a plain section's frame would, shows none on its other
-   sides. Cells beside the shoal
-   that glare mostly clips are named as hidden (:func:`vision.peel.hidden`): a card
-   there cannot be read, and the reading says to take the photo again if one lies
-   there.
+   sides. Cells beside the shoal that glare mostly clips are named as hidden
+   (:func:`vision.peel.hidden`): a card there cannot be read, and the reading says to
+   take the photo again if one lies there.
 
 No pixel is called card or mat by a colour fixed in advance: the mat's paper and the
 light's colour are measured in each photo, and what a card looks like comes only from
@@ -158,7 +157,8 @@ class ShoalReader:
         i0, j0 = round((x_top - origin[0]) / sw), round((y_top - origin[1]) / sh)
         cells, ncc, shift = self._near_shoal(cells, small, known, origin, (i0, j0))
         corners = np.array([(origin[0] + i * sw, origin[1] + j * sh) for i, j in cells])
-        sections = ncc[:, 1:]  # the bare mat's zero template has no correlation
+        pattern = ncc[:, 1:]  # the bare mat's zero template has no correlation
+        sections = pattern
         # what a card scores in this photo: the top card's sections
         index = {c: k for k, c in enumerate(cells)}
         top = [index[(i0 + dx, j0 + dy)] for dx, dy in QUADRANTS if (i0 + dx, j0 + dy) in index]
@@ -188,7 +188,7 @@ class ShoalReader:
         # confidence is the pattern's: colour's floors and vetoes say whether a card
         # lies at a cell, not which value it shows (a floor under every section would
         # split a cell's confidence among them all)
-        dist = 1.0 - ncc[:, 1:][[index[c] for c in order]]
+        dist = 1.0 - pattern[[index[c] for c in order]]
         density = calibration.photo_density(dist, self.margins.worn)
         labels = self.templates.labels[1:]
         boxes = [self._box(corners[index[c]] + shift[index[c]]) for c in order]
