@@ -160,7 +160,7 @@ class ShoalReader:
         cells, ncc, shift = self._near_shoal(cells, small, known, origin, (i0, j0))
         corners = np.array([(origin[0] + i * sw, origin[1] + j * sh) for i, j in cells])
         pattern = ncc[:, 1:]  # the bare mat's zero template has no correlation
-        sections = pattern
+        sections = pattern.astype(np.float64)  # one dtype with the stop it is compared to
         # what a card scores in this photo: the top card's sections
         index = {c: k for k, c in enumerate(cells)}
         top = [index[(i0 + dx, j0 + dy)] for dx, dy in QUADRANTS if (i0 + dx, j0 + dy) in index]
