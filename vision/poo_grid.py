@@ -11,7 +11,9 @@ to the cards it holds. The pitch is sought from the card's size up to the widest
 which the whole layout still lies on the mat (however far apart the cards are laid).
 Every weight is measured in the photo: a card counts by how far
 its outline stands above the median of twice as many candidates as the layout has
-cards (so at least half of them are not cards).
+cards (so at least half of them are not cards), and is seen, for the check that the
+layout fits the cards, when it stands above what the candidates off the lattice (no
+card) score: a layout's pale last rows count as cards there though weaker than most.
 """
 
 from __future__ import annotations
@@ -147,6 +149,10 @@ def find_grid(small: np.ndarray, card_mm: tuple[float, float], rows: tuple[str, 
     if near.sum() < 2:
         raise VisionError("no cards found on the mat: are the cards on the mat and the "
                           "faces file the right one?")
+    # a card is seen when its outline stands above what the candidates off the lattice
+    # (no card) score in this photo
+    off = value[~near]
+    seen = value[near] > (np.median(off) if off.size else np.median(value))
     col, row, w, mm = col[near], row[near], w[near], mm[near]
     # slide the layout's shape over the lattice to where it holds the most peak weight
     c0, r0 = col.min() - len(rows[0]), row.min() - len(rows)
@@ -162,7 +168,7 @@ def find_grid(small: np.ndarray, card_mm: tuple[float, float], rows: tuple[str, 
     if inside.sum() < 2:
         raise VisionError("no cards found on the mat: are the cards on the mat and the "
                           "faces file the right one?")
-    _check_span(c, r, w > 0, rows, (cw, ch))
+    _check_span(c, r, seen, rows, (cw, ch))
     gx = _fit(c[inside], mm[inside, 0], w[inside], px)
     gy = _fit(r[inside], mm[inside, 1], w[inside], py)
     return Grid(gx[0], gy[0], gx[1], gy[1])
