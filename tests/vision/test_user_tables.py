@@ -159,14 +159,17 @@ def test_a_cell_whose_card_mates_are_sure_is_sure(user_table: Tables) -> None:
     assert min(reading.confidence.values()) >= UNSURE
 
 
-def test_a_layout_whose_last_rows_are_pale_is_not_refused(user_table: Tables) -> None:
-    """The heart's two bottom rows (four pale cards of the cream table's dark faces) have
-    outlines weaker than most candidates: measured against what the candidates off the
-    lattice score in the photo, they are seen, and the layout is read, not refused as
-    "11 x 7 cards, which does not fit 11 x 9"."""
+@pytest.mark.parametrize("style", ["cream", "offwhite"])
+def test_a_layout_whose_last_rows_are_pale_is_not_refused(style: str, user_table: Tables
+                                                          ) -> None:
+    """The heart's two bottom rows (four cards, pale in these faces) have outlines weaker
+    than most candidates: on the cream table they stand above what the candidates off
+    the lattice score in the photo and are seen; on the off-white one they are not, but
+    four cards are fewer than a line of the layout holds. The layout is read, not
+    refused as "11 x 7 cards, which does not fit 11 x 9"."""
     from companion.games.poodivers.layout import rows_of
 
-    table = user_table("cream")
+    table = user_table(style)
     scene = table.poodivers(4002, "easy", "lovers")
     reader = PooDiversReader(load_faces(table.faces), mat.load(table.mat), rows_of("lovers"))
     reading = reader.read(scene.photo)
