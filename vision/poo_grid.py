@@ -194,6 +194,9 @@ def _check_span(col: np.ndarray, row: np.ndarray, seen: np.ndarray,
     line of cards may not show (white on white, or a heart's pale tip), a layout larger
     than the cards on the mat by more is the wrong layout."""
     shape = np.array([[m == "#" for m in line] for line in rows])
+    if not seen.any():  # no outline on the lattice stands out from those off it
+        raise VisionError("no cards found on the mat: are the cards on the mat and the "
+                          "faces file the right one?")
     c, r = col[seen], row[seen]
     c0, c1 = max(int(c.min()), 0), min(int(c.max()), shape.shape[1] - 1)
     r0, r1 = max(int(r.min()), 0), min(int(r.max()), shape.shape[0] - 1)
