@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import expect
+
 from companion import games as GAMES
 from companion.engine import IllegalAction
 from companion.store import Store
@@ -206,5 +208,56 @@ def test_a_forced_sale_says_why_the_player_must_sell(tmp_path: Path,
         line = page.locator("#log li").first.inner_text()
         assert re.match(rf"{debtor} sold \d+ (red|blue|green|yellow) at \$[\d,]+ to cover a "
                         rf"\${owed:,} loss", line), line
+    finally:
+        server.stop()
+
+
+def test_a_takeover_says_what_it_removed_and_who_was_paid(tmp_path: Path,
+                                                          new_browser: Any) -> None:
+    """The log line of a hostile takeover names the buildings it removed and the bonus,
+    and the move's payments say who gets what and why, at a phone and a tablet."""
+    shark = GAMES.get("shark")
+    state, actions, rnd = shark.new(["Ann", "Ben", "Cid"], {}), [], random.Random(1)
+    for _ in range(3000):      # a seeded game up to its first takeover
+        action = choose([o.to_json() for o in shark.legal(state)], rnd) or {"type": "end_turn"}
+        action = shark.resolve(state, action, rnd)
+        try:
+            after = shark.apply(state, action)
+        except IllegalAction:
+            continue
+        actions.append(action)
+        took = sum(after.removed.values()) > sum(state.removed.values())
+        state = after
+        if took:
+            break
+    assert took, "no takeover"
+    store = Store(tmp_path / "companion.db")
+    table = Table(store)
+    session = table.create("shark", ["Ann", "Ben", "Cid"], {})
+    for action in actions:
+        session = table.play(session.id, action)
+    store.close()
+    server = Server(tmp_path)
+    try:
+        view = api_get(server, f"/api/games/{session.id}")
+        last = view["log"][-1]
+        assert last["seq"] == session.seq and "the takeover removes" in last["text"]
+        for size, viewport in (("phone", PHONE), ("tablet", TABLET)):
+            page = new_browser(viewport, has_touch=True, is_mobile=size == "phone").new_page()
+            page.goto(f"{server.url}/games/{session.id}")
+            page.wait_for_selector("#live.on")
+            line = page.locator(f'#log li[value="{session.seq}"]')
+            line.scroll_into_view_if_needed()     # drawn once near the screen
+            expect(line).to_contain_text("the takeover removes")
+            said = line.inner_text()
+            assert re.search(r"built a \w+ building at [A-L]\d+: the takeover removes \d+ "
+                             r"\w+ buildings?", said), said
+            assert re.search(r"earns a \$[\d,]+ bonus", said), said
+            assert not ENGINE.search(said) and not CODE.search(said), said
+            # The move's payments, under what to do next.
+            assert page.locator("ul.payments li").all_inner_texts() == [
+                f"{p['player']} {'pays' if p['amount'] < 0 else 'gets'} "
+                f"${abs(p['amount']):,}: {p['why']}" for p in last["paid"]]
+            screenshot(page, f"money-shark-{size}-takeover")
     finally:
         server.stop()
