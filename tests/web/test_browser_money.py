@@ -129,21 +129,23 @@ def test_net_worth_at_the_end(server: Server, new_browser: Any) -> None:
     sid = api_post(server, "/api/games", {"game": "shark", "players": ["Ann", "Ben"],
                                           "options": {}})["id"]
     view = play_until(server, sid, lambda v: v["over"], seed=11, limit=6000)
-    page = new_browser(PHONE, has_touch=True, is_mobile=True).new_page()
-    page.goto(f"{server.url}/games/{sid}")
-    page.wait_for_selector("#net-worth")
     s = view["state"]
-    for player, score in view["scores"].items():
-        row = page.locator(f'#net-worth tr[data-worth="{player}"] td')
-        cells = row.all_inner_texts()
-        assert dollars(cells[-1]) == score
-        held = page.locator(f'#net-worth tr[data-worth="{player}"] [data-held]')
-        assert held.count() == sum(1 for n in s["shares"][player].values() if n)
-        shares = sum(dollars(t.rsplit("=", 1)[1]) for t in held.all_inner_texts())
-        assert shares == sum(s["shares"][player][c] * s["prices"][c] for c in s["shares"][player])
-        assert dollars(cells[1]) + shares == score
-    check_page(page, view)
-    screenshot(page, "money-shark-phone-net-worth")
+    for size, viewport in (("phone", PHONE), ("tablet", TABLET)):
+        page = new_browser(viewport, has_touch=True, is_mobile=size == "phone").new_page()
+        page.goto(f"{server.url}/games/{sid}")
+        page.wait_for_selector("#net-worth")
+        for player, score in view["scores"].items():
+            row = page.locator(f'#net-worth tr[data-worth="{player}"] td')
+            cells = row.all_inner_texts()
+            assert dollars(cells[-1]) == score
+            held = page.locator(f'#net-worth tr[data-worth="{player}"] [data-held]')
+            assert held.count() == sum(1 for n in s["shares"][player].values() if n)
+            shares = sum(dollars(t.rsplit("=", 1)[1]) for t in held.all_inner_texts())
+            assert shares == sum(s["shares"][player][c] * s["prices"][c]
+                                 for c in s["shares"][player])
+            assert dollars(cells[1]) + shares == score
+        check_page(page, view)
+        screenshot(page, f"money-shark-{size}-net-worth")
 
 
 def test_a_forced_sale_says_why_the_player_must_sell(tmp_path: Path,
