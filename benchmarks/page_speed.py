@@ -47,7 +47,7 @@ from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, PIN, Server
 from tests.web.scripted import Client, choose
 
 GOALS = {"draw_ms": 800, "tap_ms": 150, "open_kb": 60, "event_kb": 4}
-GAMES = {"shark": (["Ann", "Ben", "Cid", "Dan"], {}),
+GAMES: dict[str, tuple[list[str], dict[str, Any]]] = {"shark": (["Ann", "Ben", "Cid", "Dan"], {}),
          "drshark": (["Ann", "Ben", "Cid", "Dan"], {}),
          "poodivers": (["Ann", "Ben", "Cid"], {}),
          "shoal": (["Ann", "Ben", "Cid", "Dan"], {})}

@@ -184,10 +184,10 @@ def face_art(face: str, card_mm: list[float], variant: int = 0) -> np.ndarray:
                 x = c[0] + k * s // 3
                 cv2.line(img, (x, c[1] - s // 2), (x, c[1] + s // 2), ink, t)
         else:  # sock
-            pts = np.array([[c[0] - s // 3, c[1] - s], [c[0] + s // 3, c[1] - s],
-                            [c[0] + s // 3, c[1] + s // 3], [c[0] + s, c[1] + s // 2],
-                            [c[0] + s, c[1] + s], [c[0] - s // 3, c[1] + s]], np.int32)
-            cv2.fillPoly(img, [pts], ink, cv2.LINE_AA)
+            sock = np.array([[c[0] - s // 3, c[1] - s], [c[0] + s // 3, c[1] - s],
+                             [c[0] + s // 3, c[1] + s // 3], [c[0] + s, c[1] + s // 2],
+                             [c[0] + s, c[1] + s], [c[0] - s // 3, c[1] + s]], np.int32)
+            cv2.fillPoly(img, [sock], ink, cv2.LINE_AA)
     cv2.rectangle(img, (0, 0), (w - 1, h - 1), (200, 200, 200), max(1, w // 40))
     return img
 
@@ -239,7 +239,8 @@ def shoal_cards(t: dict[str, Any], tdir: Path, rng: random.Random
     ox = rng.uniform(left + 3, right - 3 - cols * sw)
     oy = rng.uniform(top + 3, bottom - 3 - rows * sh)
     deck = load_deck("default")
-    cards, heights = [], {}
+    cards: list[dict[str, Any]] = []
+    heights: dict[tuple[int, int], float] = {}
     for cid, x, y in order:
         spots = {(x + dx, y + dy) for dx in range(2) for dy in range(2)}
         z = max((heights[s] for s in spots if s in heights), default=-0.36) + 0.36
@@ -265,7 +266,8 @@ def poo_cards(t: dict[str, Any], tdir: Path, rng: random.Random, layout: str
     ox = rng.uniform(left, right - len(rows[0]) * pitch[0])
     oy = rng.uniform(top, bottom - len(rows) * pitch[1])
     opened = rng.uniform(0.2, 0.8)
-    cards, truth = [], {}
+    cards: list[dict[str, Any]] = []
+    truth: dict[str, str] = {}
     for name, (c, r) in zip(card_cells(rows), ((c, r) for r, row in enumerate(rows)
                                                for c, ch_ in enumerate(row) if ch_ == "#"),
                             strict=True):
@@ -274,7 +276,7 @@ def poo_cards(t: dict[str, Any], tdir: Path, rng: random.Random, layout: str
             face = rng.choices(["blank", "sleeper", "object"], [1, 1, 3])[0]
         image = {"closed": "closed.png", "blank": "blank.png", "sleeper": "sleeper.png",
                  "object": f"o{rng.randrange(14):02d}.png"}[face]
-        truth[name] = face
+        truth[str(name)] = face
         cards.append({"image": str(tdir / "faces" / image),
                       "centre_mm": [ox + (c + 0.5) * pitch[0] + rng.uniform(-1, 1),
                                     oy + (r + 0.5) * pitch[1] + rng.uniform(-1, 1)],
@@ -399,6 +401,8 @@ def main() -> None:
         (out / "photos").mkdir(exist_ok=True)
         for j in jobs:
             img = cv2.imread(j["png"])
+            if img is None:
+                raise SystemExit(f"render_blender: Blender wrote no readable {j['png']}")
             cv2.imwrite(str(out / "photos" / (Path(j["png"]).stem + ".jpg")), img,
                         [cv2.IMWRITE_JPEG_QUALITY, 90])
     for name in TABLES:

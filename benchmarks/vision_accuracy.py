@@ -110,7 +110,9 @@ def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]]) -> dict[st
         _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
         start, start_cpu = time.perf_counter(), time.process_time()
         try:
-            reading: Reading | None = read(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+            sent = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+            assert sent is not None, "OpenCV could not decode the JPEG it had just made"
+            reading: Reading | None = read(sent)
         except VisionError:
             reading, refused = None, refused + 1
         times.append((time.perf_counter() - start) * 1000)
@@ -194,7 +196,10 @@ def blender_cases(game: str) -> Iterable[tuple[np.ndarray, dict[str, str], Read]
         reader: Read = (ShoalReader(load_deck(table / "deck"), spec).read if game == "shoal"
                         else PooDiversReader(load_faces(table / "faces"), spec,
                                              tuple(rows_of(shot["layout"]))).read)
-        yield cv2.imread(str(BLENDER / shot["file"])), shot["cells"], reader
+        photo = cv2.imread(str(BLENDER / shot["file"]))
+        if photo is None:
+            raise SystemExit(f"vision_accuracy: cannot read {BLENDER / shot['file']}")
+        yield photo, shot["cells"], reader
 
 
 def _cli_run(args: list[str]) -> float:

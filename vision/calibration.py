@@ -24,6 +24,8 @@ a cell whose second value lies where true matches lie is unsure. A cell partly h
 (clipped pixels, left out of its distances) says that much less: its log weights are
 scaled by the share of its samples seen (evidence adds up over samples, and the photo's
 densities are those of cells seen whole), so a card the lamp washes out is asked about.
+A Shoal cell read off a card also counts its card mates' matches, as a prior
+(:func:`vision.peel.card_priors`).
 ``benchmarks/vision_accuracy.py`` checks that a cell at 0.9 is right about 9 times in 10.
 """
 
@@ -119,14 +121,18 @@ def log_weights(dist: np.ndarray, density: Density) -> np.ndarray:
 
 
 def posterior(dist: np.ndarray, labels: tuple[str, ...], density: Density,
-              extra: dict[str, float] | None = None, seen: float = 1.0) -> dict[str, float]:
+              extra: dict[str, float] | None = None, seen: float = 1.0,
+              prior: np.ndarray | None = None) -> dict[str, float]:
     """Probability of each value of one cell (template distances ``dist``), largest
     first; ``extra`` adds values at a pseudo-distance (Tokyo Poo Divers' unseen objects);
     ``seen`` is the share of the cell's samples its distances were measured on (the
-    rest clipped): its evidence counts that much."""
+    rest clipped): its evidence counts that much; ``prior`` (one per template, summing
+    to 1; even when ``None``) is what the cell's neighbours say before its own pixels."""
     names = list(labels) + list(extra or {})
     d = np.concatenate([dist, np.array(list((extra or {}).values()), float)])
     lw = log_weights(d, density) * seen
+    if prior is not None:
+        lw[:len(prior)] += np.log(np.maximum(prior, 1e-300))
     w = np.exp(lw - lw.max())
     out: dict[str, float] = {}
     for label, v in zip(names, w, strict=True):

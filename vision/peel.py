@@ -170,3 +170,40 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,
             k = int(where[place, q])
             explained[k] = True
             found[cells[k]] = int(card) * 4 + int(q)
+
+
+def card_priors(order: list[Cell], found: dict[Cell, int], weights: np.ndarray,
+                trust: float = 0.5) -> np.ndarray:
+    """What each read cell's card mates say it shows, before its own pixels: a prior
+    over the sections (cells ``order`` x 4N, section q of card n at column 4n + q).
+
+    The peel reads the cells one card explained (``found``: the same card at the same
+    place) off that card; ``weights`` (cells x 4N) are the log likelihood ratios of the
+    cells' own matches (:func:`vision.calibration.log_weights`). For each cell, the
+    other cells of its card say which card lies there (the sum of their log ratios for
+    every card of the deck at that place: evidence adds up over the card), and so which
+    section shows at the cell; with weight ``1 - trust`` the cell shows some other
+    section (a card above it that the peel did not find). A cell alone on its card gets
+    an even prior."""
+    n = weights.shape[1]
+    even = np.full(n, 1.0 / n)
+    out = np.tile(even, (len(order), 1))
+    groups: dict[tuple[Cell, int], list[int]] = {}
+    for k, (i, j) in enumerate(order):
+        card, q = divmod(found[(i, j)], 4)
+        dx, dy = QUADRANTS[q]
+        groups.setdefault(((i - dx, j - dy), card), []).append(k)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        quadrant = [found[order[k]] % 4 for k in members]
+        per_card = np.array([weights[k, q::4] for k, q in zip(members, quadrant, strict=True)])
+        total = per_card.sum(0)  # cards
+        for m, k in enumerate(members):
+            others = total - per_card[m]
+            p = np.exp(others - others.max())
+            p /= p.sum()
+            prior = (1 - trust) * even
+            prior[quadrant[m]::4] += trust * p
+            out[k] = prior
+    return out

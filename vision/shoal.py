@@ -40,7 +40,9 @@ light's colour are measured in each photo, and what a card looks like comes only
 the deck's images.
 Confidences come from each cell's correlations with every section (its pattern's, before
 colour's floors and vetoes) and the photo's own spread of true and wrong matches
-(:mod:`vision.calibration`). Build a
+(:mod:`vision.calibration`), with what its card mates say as the prior: the other cells
+the peel read off the same card say which card lies there (:func:`vision.peel.card_priors`;
+as likely as not, since the peel may have missed a card above). Build a
 :class:`ShoalReader` once per deck and mat and read many photos with it.
 
 Cells are ``"x,y"``, x right and y down, shifted so that the smallest x and y among the
@@ -60,7 +62,7 @@ from vision import calibration, edges, lighting, matching, templates
 from vision.decks import Deck, load_deck
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
-from vision.peel import QUADRANTS, Cell, doubts, hidden, outshone, peel, two_groups
+from vision.peel import QUADRANTS, Cell, card_priors, doubts, hidden, outshone, peel, two_groups
 from vision.reading import Reading, timed
 
 SEARCH_PX_PER_MM = 0.5
@@ -158,7 +160,7 @@ class ShoalReader:
         cells, ncc, shift = self._near_shoal(cells, small, known, origin, (i0, j0))
         corners = np.array([(origin[0] + i * sw, origin[1] + j * sh) for i, j in cells])
         pattern = ncc[:, 1:]  # the bare mat's zero template has no correlation
-        sections = pattern
+        sections = pattern.astype(np.float64)  # one dtype with the stop it is compared to
         # what a card scores in this photo: the top card's sections
         index = {c: k for k, c in enumerate(cells)}
         top = [index[(i0 + dx, j0 + dy)] for dx, dy in QUADRANTS if (i0 + dx, j0 + dy) in index]
@@ -190,6 +192,7 @@ class ShoalReader:
         # split a cell's confidence among them all)
         dist = 1.0 - pattern[[index[c] for c in order]]
         density = calibration.photo_density(dist, self.margins.worn)
+        priors = card_priors(order, found, calibration.log_weights(dist, density))
         labels = self.templates.labels[1:]
         boxes = [self._box(corners[index[c]] + shift[index[c]]) for c in order]
         ox, oy = self.mat.origin_mm
@@ -201,7 +204,7 @@ class ShoalReader:
         for k, (i, j) in enumerate(order):
             name = f"{i - x_min},{j - y_min}"
             label = labels[found[(i, j)]]
-            options = calibration.posterior(dist[k], labels, density)
+            options = calibration.posterior(dist[k], labels, density, prior=priors[k])
             reading.cells[name] = label
             reading.confidence[name] = options.get(label, 0.0)
             reading.candidates[name] = options

@@ -321,3 +321,21 @@ def test_doubts_are_fish_like_cells_the_peel_left_bare_beside_the_shoal() -> Non
     corr[CELLS.index((0, 0)), 5] = 0.25  # beside the card, in the bare mat's group: not
     assert peel.doubts(CELLS, found, corr, 0.3, plain) == [(3, 1), (3, 2)]
     assert peel.doubts(CELLS, {}, corr, 0.3, plain) == []
+
+
+def test_a_cells_card_mates_say_which_section_it_shows() -> None:
+    """Three cells that clearly show card 1's sections put most of the fourth cell's prior
+    on card 1's section there; the rest is even over every section (a card above that the
+    peel missed); a cell alone on its card gets an even prior."""
+    order = [(0, 0), (1, 0), (0, 1), (1, 1), (3, 0)]
+    found = {(0, 0): 4, (1, 0): 5, (0, 1): 6, (1, 1): 7, (3, 0): 9}  # card 1 at (0, 0)
+    weights = np.zeros((5, 12))
+    weights[[0, 1, 2], [4, 5, 6]] = 8.0  # card 1's sections, clear at three cells
+    priors = peel.card_priors(order, found, weights)
+    np.testing.assert_allclose(priors.sum(1), 1.0)
+    assert priors[3].argmax() == 7 and priors[3, 7] > 0.5
+    assert priors[3, 3] < 0.05 and priors[3, 11] < 0.05  # cards 0 and 2 there
+    np.testing.assert_allclose(priors[4], 1 / 12)  # alone on card 2
+    # the first cell's mates say nothing for one card over another: no card is favoured
+    flat = peel.card_priors(order, found, np.zeros((5, 12)))
+    np.testing.assert_allclose(flat[0, 0::4], flat[0, 4])
