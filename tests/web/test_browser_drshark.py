@@ -5,6 +5,7 @@ chart plots the teams)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -167,6 +168,16 @@ def test_evidence_and_a_service(server: Server, new_browser: Any) -> None:
     assert view["scores"]["Ben"] == 8
     assert "Ben formed the watch evidence" in page.inner_text("#log")
     screenshot(page, "drshark-phone-service")
+    # The log in the rulebook's words, on the phone that played and on a tablet.
+    tablet = new_browser(TABLET, has_touch=True).new_page()
+    tablet.goto(f"{server.url}/games/{sid}")
+    wait_seq(tablet, seq)
+    for shown in (page, tablet):
+        log = shown.inner_text("#log")
+        assert "which calls Paoletta's service" in log, log
+        assert re.search(r"Ben used Paoletta's service: took map a \(moon, \w+\) from Ann",
+                         log), log
+    screenshot(tablet, "drshark-tablet-service")
 
 
 def test_six_spies_play_in_teams_and_the_chart_plots_the_teams(
