@@ -269,3 +269,24 @@ def test_the_area_prompt_goes_when_the_search_ends(server: Server, new_browser: 
         "Area A: the search is over (the spy stopped searching), 1 clue to the dossier")
     expect(controls).not_to_contain_text("draw clues one by one")
     screenshot(page, f"drshark-{size}-search-over")
+
+
+@pytest.mark.parametrize("size", ["phone", "tablet"])
+def test_the_team_whose_turn_it_is_is_marked_in_the_scoreboard(
+        server: Server, new_browser: Any, size: str) -> None:
+    sid = api_post(server, "/api/games", {"game": "drshark", "players": SIX,
+                                          "options": {}})["id"]
+    page = touch_page(new_browser, size)
+    page.goto(f"{server.url}/games/{sid}")
+    page.wait_for_selector("#live.on")
+    current = page.locator("#scores tr.current")
+    expect(current).to_have_count(1)
+    expect(current).to_contain_text("Team Ann & Dan")
+    expect(current).to_contain_text("Ann's turn")
+    for action in ({"type": "move", "space": "A-light"}, {"type": "start_search"},
+                   {"type": "stop"}, {"type": "end_turn"}):
+        api_post(server, f"/api/games/{sid}/actions", {"action": action})
+    expect(current).to_contain_text("Team Ben & Eve")        # live, the next team's turn
+    expect(current).to_contain_text("Ben's turn")
+    expect(current).to_have_count(1)
+    screenshot(page, f"drshark-{size}-team-turn")
