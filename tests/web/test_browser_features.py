@@ -301,3 +301,29 @@ def test_the_phone_holders_moves_come_first(server: Server, new_browser: Any,
         assert [f.get_attribute("data-type") for f in forms.all()] == first, holder
         if holder == "Ben":
             screenshot(page, f"features-{size}-ben-first")
+
+
+@pytest.mark.parametrize("size", list(DEVICES))
+def test_the_clues_picked_for_a_fistful_survive_a_refresh(server: Server, new_browser: Any,
+                                                          size: str) -> None:
+    sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    for action in ({"type": "move", "space": "D-light"}, {"type": "start_search"}):
+        api_post(server, f"/api/games/{sid}/actions", {"action": action})
+    page = touch_page(new_browser, size)
+    page.goto(f"{server.url}/games/{sid}")
+    page.wait_for_selector("#live.on")
+    enter_pin(page)
+    looks = page.locator(".clues.pick button.clue")
+    picked = [looks.nth(i).get_attribute("data-clue") for i in (0, 1)]
+    for clue in picked:
+        page.tap(f'.clues.pick button.clue[data-clue="{clue}"]')
+    expect(page.locator("#fistful-go")).to_have_text("Grab 2 clues")
+    page.reload()
+    page.wait_for_selector("#live.on")
+    expect(page.locator("#fistful-go")).to_have_text("Grab 2 clues")
+    expect(page.locator(".clues.pick button.clue.chosen")).to_have_count(2)
+    page.tap("#fistful-go")
+    wait_seq(page, 3)
+    assert sorted(api_get(server, f"/api/games/{sid}")["log"][-1]["action"]["clues"]) == \
+        sorted(picked)
