@@ -81,7 +81,7 @@ def test_play_poodivers_to_the_end(server: Server, new_browser: Any) -> None:
     assert view["scores"]["Ann"] == 1 and view["current"] == "Ben"
     # The log says the points banked and the turds paid for them, on both pages.
     for page in (phone, tablet):
-        assert page.inner_text("#log li:first-child") == "Ann banked 1 point (1 brown turd)."
+        assert page.text_content("#log li:first-child") == "Ann banked 1 point (1 brown turd)."
 
     # The rest of the game: flip what the rules allow, blanks and sleepers first.
     shown = {"blank": 0, "sleeper": 0, "object": 1}
