@@ -128,6 +128,31 @@ def bounded_misfit(means: np.ndarray, templates: templates.Templates, mat: np.nd
     return np.maximum(out, 0.0)
 
 
+def everywhere(small: np.ndarray, known: np.ndarray, corners: np.ndarray,
+               templates: templates.Templates, noise: float, outside: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every card (top-left ``corners``, K x 2) against every picture at every 1 mm shift
+    as far as :func:`vision.matching.match` reaches (its coarse shifts and the fine ones
+    around them): each picture's pattern distance at its own best shift (K x N), that
+    shift (K x N x 2 mm) and the card's mean colour there (K x N x 3). ``match`` seeks the
+    fine shifts around the best picture's coarse shift only, so a faint pattern between
+    two coarse shifts loses to a plain face that happened to lie nearer there."""
+    box, inset = templates.box_mm, templates.inset_mm
+    reach = max(matching.SHIFTS_MM) + max(matching.FINE_MM)
+    steps = tuple(range(-reach, reach + 1))
+    grid = np.array([(dx, dy) for dy in steps for dx in steps], float)
+    samples = matching.sample(small, corners, box, inset, steps, outside=outside)
+    seen = matching.sample(known, corners, box, inset, steps, outside=1.0) > 0.5
+    weight = None if seen.all() else seen
+    k, s, n = len(corners), len(grid), len(templates.labels)
+    cube = matching.distances(samples, templates, noise, weight).reshape(k, s, n)
+    best = cube.argmin(1)
+    pattern = np.take_along_axis(cube, best[:, None, :], 1)[:, 0, :]
+    ok = np.where(seen.mean(1, keepdims=True) < 0.25, True, seen).astype(np.float32)
+    means = (np.einsum("mnc,mn->mc", samples, ok) / ok.sum(1)[:, None]).reshape(k, s, 3)
+    return pattern, grid[best], means[np.arange(k)[:, None], best]
+
+
 def faces_apart(dist: np.ndarray, labels: tuple[str, ...], unlike: float
                 ) -> tuple[tuple[str, ...], np.ndarray]:
     """Each card's distance (K x 4) to each face: closed, blank and sleeper their nearest
@@ -333,14 +358,33 @@ class PooDiversReader:
         density = calibration.photo_density(dist, self.margins.worn)
         unlike = object_margin(templates, self.margins, float(np.exp(density[0])),
                                (density[1], density[3]))
-        means = matching.box_means(small, known, corners + shift, templates, light.mat)
-        misfit = matching.colour_misfit(each, templates, light.mat)
-        pattern = dist - misfit / (3 * (matching.FLOOR * colour_noise) ** 2)
-        colours = card_colours(means, pattern, templates, unlike, noise)
         box, inset = templates.box_mm, templates.inset_mm
         # the share of each card seen (not clipped): what its distances were measured on
         share = (matching.sample(known, corners + shift, box, inset, (0,), outside=1.0)
                  > 0.5).mean(1)
+        colour_scale = 3 * (matching.FLOOR * colour_noise) ** 2
+        # a card torn between two fixed faces is sought again, every picture at every
+        # 1 mm shift (match sought the fine shifts around the best picture's only)
+        odds = likely(faces_apart(dist, templates.labels, unlike)[1], density, share)
+        torn = (np.argsort(-odds, 1, kind="stable")[:, :2] < len(FIXED)).all(1)
+        again = np.flatnonzero((odds.max(1) < calibration.UNSURE) & torn)
+        if again.size:
+            pattern = dist[again] - matching.colour_misfit(each[again], templates,
+                                                           light.mat) / colour_scale
+            found, _, there = everywhere(small, known, corners[again], templates, noise,
+                                         light.mat)
+            better = found < pattern
+            each[again] = np.where(better[:, :, None], there, each[again])
+            pattern = np.where(better, found, pattern)
+            dist[again] = pattern + matching.colour_misfit(each[again], templates,
+                                                           light.mat) / colour_scale
+            density = calibration.photo_density(dist, self.margins.worn)
+            unlike = object_margin(templates, self.margins, float(np.exp(density[0])),
+                                   (density[1], density[3]))
+        means = matching.box_means(small, known, corners + shift, templates, light.mat)
+        misfit = matching.colour_misfit(each, templates, light.mat)
+        pattern = dist - misfit / colour_scale
+        colours = card_colours(means, pattern, templates, unlike, noise)
         spread, bounded, clear = colour_noise, misfit, np.zeros(len(cells), bool)
         if colours is not None:
             # colours compared at the spread the cards show, with the cast they show
