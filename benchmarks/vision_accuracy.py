@@ -11,8 +11,9 @@ wrong, missed or made up, over true cells), exact layouts and refusals, with ms 
 (JPEG decode plus reading; p50, p95, as wall time and as this process's CPU time,
 ``cpu_ms_*``: the goal is in milliseconds of one core, and another program on the
 machine slows the wall time only). The Blender set (``tests/vision/blender``) is read
-the same way. Then it times ``companion vision read`` as a whole process (start-up, file
-loading, reading, JSON out) on ``--cli`` photos, one process at a time and two at once.
+the same way, and so is a second one (``benchmarks/blender-seed2``) that no test reads.
+Then it times ``companion vision read`` as a whole process (start-up, file loading,
+reading, JSON out) on ``--cli`` photos, one process at a time and two at once.
 It tallies how often cells are right at each confidence (``calibration``: a cell read at
 0.9 should be right about 9 times in 10). Prints one JSON object. Scene rendering is not
 timed.
@@ -52,6 +53,9 @@ from vision.shoal import ShoalReader, moved
 from vision.synth_tables import STYLES, TIERS, Table, write_table
 
 BLENDER = Path(__file__).resolve().parents[1] / "tests" / "vision" / "blender"
+BLENDER_SEED2 = Path(__file__).resolve().parent / "blender-seed2"
+"""A second physically based set (``render_blender.py --seed 2``), read by no test and
+rendered after every change it is measured on: the readers were never tried on it."""
 LAYOUTS = sorted(named())
 GAMES = ("shoal", "poodivers")
 Read = Callable[[np.ndarray], Reading]
@@ -186,19 +190,20 @@ def synth_cases(table: Table, tier: str, game: str, n: int, seed: int
         yield scene.photo, scene.cells, readers[layout].read
 
 
-def blender_cases(game: str) -> Iterable[tuple[np.ndarray, dict[str, str], Read]]:
-    truth = json.loads((BLENDER / "truth.json").read_text(encoding="utf-8"))
+def blender_cases(game: str, folder: Path = BLENDER
+                  ) -> Iterable[tuple[np.ndarray, dict[str, str], Read]]:
+    truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
     for shot in truth["photos"]:
         if shot["game"] != game:
             continue
-        table = BLENDER / shot["table"]
+        table = folder / shot["table"]
         spec = mat.load(table / "mat.json")
         reader: Read = (ShoalReader(load_deck(table / "deck"), spec).read if game == "shoal"
                         else PooDiversReader(load_faces(table / "faces"), spec,
                                              tuple(rows_of(shot["layout"]))).read)
-        photo = cv2.imread(str(BLENDER / shot["file"]))
+        photo = cv2.imread(str(folder / shot["file"]))
         if photo is None:
-            raise SystemExit(f"vision_accuracy: cannot read {BLENDER / shot['file']}")
+            raise SystemExit(f"vision_accuracy: cannot read {folder / shot['file']}")
         yield photo, shot["cells"], reader
 
 
@@ -263,10 +268,11 @@ def main() -> None:
                                 for game, tiers in by_tier.items()}
         out["calibration"] = {game: calibration([r for parts in tiers.values() for r in parts])
                               for game, tiers in by_tier.items()}
-        if (BLENDER / "truth.json").is_file():
-            out["blender"] = {game: measure(blender_cases(game)) for game in args.games}
-            out["calibration_blender"] = {game: calibration([r])
-                                          for game, r in out["blender"].items()}
+        for key, folder in (("blender", BLENDER), ("blender_seed2", BLENDER_SEED2)):
+            if (folder / "truth.json").is_file():
+                out[key] = {game: measure(blender_cases(game, folder)) for game in args.games}
+                out[f"calibration_{key}"] = {game: calibration([r])
+                                             for game, r in out[key].items()}
         if args.cli and "shoal" in args.games:
             table = tables.get("offwhite") or next(iter(tables.values()))
             out["cli"] = {"style": table.style.name, **cli_timing(table, Path(tmp), args.cli)}

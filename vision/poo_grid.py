@@ -11,7 +11,11 @@ to the cards it holds. The pitch is sought from the card's size up to the widest
 which the whole layout still lies on the mat (however far apart the cards are laid).
 Every weight is measured in the photo: a card counts by how far
 its outline stands above the median of twice as many candidates as the layout has
-cards (so at least half of them are not cards).
+cards (so at least half of them are not cards), and is seen, for the check that the
+layout fits the cards, when it stands above what the candidates off the lattice (no
+card) score. A layout is refused when more of its cards lie outside the span of those
+seen than one of its lines holds (a heart's pale tip may not show; a larger layout than
+the cards on the mat is the wrong one).
 """
 
 from __future__ import annotations
@@ -147,6 +151,10 @@ def find_grid(small: np.ndarray, card_mm: tuple[float, float], rows: tuple[str, 
     if near.sum() < 2:
         raise VisionError("no cards found on the mat: are the cards on the mat and the "
                           "faces file the right one?")
+    # a card is seen when its outline stands above what the candidates off the lattice
+    # (no card) score in this photo
+    off = value[~near]
+    seen = value[near] > (np.median(off) if off.size else np.median(value))
     col, row, w, mm = col[near], row[near], w[near], mm[near]
     # slide the layout's shape over the lattice to where it holds the most peak weight
     c0, r0 = col.min() - len(rows[0]), row.min() - len(rows)
@@ -162,7 +170,7 @@ def find_grid(small: np.ndarray, card_mm: tuple[float, float], rows: tuple[str, 
     if inside.sum() < 2:
         raise VisionError("no cards found on the mat: are the cards on the mat and the "
                           "faces file the right one?")
-    _check_span(c, r, w > 0, rows, (cw, ch))
+    _check_span(c, r, seen, rows, (cw, ch))
     gx = _fit(c[inside], mm[inside, 0], w[inside], px)
     gy = _fit(r[inside], mm[inside, 1], w[inside], py)
     return Grid(gx[0], gy[0], gx[1], gy[1])
@@ -181,13 +189,19 @@ def _fit(index: np.ndarray, pos: np.ndarray, w: np.ndarray, period: float
 
 def _check_span(col: np.ndarray, row: np.ndarray, seen: np.ndarray,
                 rows: tuple[str, ...], card_mm: tuple[float, float]) -> None:
-    """Refuse a layout two or more cards wider or taller than the cards on the mat
-    span (one more: a line of cards that do not show, such as white on white)."""
-    wide = int(np.ptp(col[seen])) + 1
-    tall = int(np.ptp(row[seen])) + 1
-    ncols, nrows = len(rows[0]), len(rows)
-    if wide <= ncols - 2 or tall <= nrows - 2:
+    """Refuse a layout of which more cards lie outside the span of the cards seen on the
+    mat (``col``, ``row``: their places in the layout) than one of its lines holds: a
+    line of cards may not show (white on white, or a heart's pale tip), a layout larger
+    than the cards on the mat by more is the wrong layout."""
+    shape = np.array([[m == "#" for m in line] for line in rows])
+    c, r = col[seen], row[seen]
+    c0, c1 = max(int(c.min()), 0), min(int(c.max()), shape.shape[1] - 1)
+    r0, r1 = max(int(r.min()), 0), min(int(r.max()), shape.shape[0] - 1)
+    outside = int(shape.sum()) - int(shape[r0:r1 + 1, c0:c1 + 1].sum())
+    line = int(max(shape.sum(0).max(), shape.sum(1).max()))
+    if outside > line:
+        ncols, nrows = len(rows[0]), len(rows)
         raise VisionError(
-            f"the cards on the mat lie {wide} x {tall} cards wide and tall, which does not "
-            f"fit a layout of {ncols} x {nrows} cards of {card_mm[0]:g} x {card_mm[1]:g} mm: "
-            "is it the right layout, and nothing else on the mat?")
+            f"the cards on the mat lie {c1 - c0 + 1} x {r1 - r0 + 1} cards wide and tall, "
+            f"which does not fit a layout of {ncols} x {nrows} cards of {card_mm[0]:g} x "
+            f"{card_mm[1]:g} mm: is it the right layout, and nothing else on the mat?")

@@ -21,7 +21,11 @@ not that face, unless clipped somewhere (a clipped channel says only "at least t
 bright"); one that only the free fit calls that face is asked about. A card under a
 veil (as the cards around it that match a patterned picture show it, beyond what every
 card of the photo shows: :func:`veiled`) says that much less, as a card partly clipped
-does. Build a :class:`PooDiversReader` once per faces file, mat and layout.
+does; a card read as the plain face no more than its brightness leaves of its print
+(:func:`plain_print`: a veil hides a pattern, never makes one). A card torn between two
+fixed faces is sought again with every picture at every 1 mm shift
+(:func:`everywhere`). Build a :class:`PooDiversReader` once per faces file, mat and
+layout.
 """
 
 from __future__ import annotations
@@ -297,6 +301,31 @@ def veiled(small: np.ndarray, corners: np.ndarray, templates: templates.Template
     return out
 
 
+def plain_print(printed: np.ndarray, nearest: np.ndarray, means: np.ndarray,
+                templates: templates.Templates) -> np.ndarray:
+    """The print's share of each card's light (``printed``, K, from :func:`veiled`) once
+    a card read as the plain face (the fixed face whose pictures have the least pattern;
+    ``nearest`` K x 4 from :func:`faces_apart`) is allowed no more than its brightness
+    leaves: a veil hides a pattern but never makes one, so a card that shows none and is
+    brighter than the plain face's pictures (at the gain this photo's unveiled cards of
+    fixed faces show over theirs; ``means`` K x 3) may be any face under a veil, the
+    rest of its light being the veil's."""
+    labels = np.array(templates.labels)
+    has = [(labels == f).any() for f in FIXED]
+    tone = np.array([templates.means[labels == f].mean(1).max() if h else np.inf
+                     for f, h in zip(FIXED, has, strict=True)] + [np.inf])
+    energy = np.array([(templates.features[labels == f] ** 2).mean(1).min() if h
+                       else np.inf for f, h in zip(FIXED, has, strict=True)])
+    face = nearest.argmin(1)
+    bright = np.maximum(means.mean(1), 1e-3)
+    clear = (face < len(FIXED)) & (printed >= 1.0)
+    gain = float(np.median(bright[clear] / tone[face[clear]])) if clear.any() else 1.0
+    plain = face == int(energy.argmin())
+    out: np.ndarray = np.where(plain, np.minimum(printed, gain * tone[face] / bright),
+                               printed)
+    return out
+
+
 def likely(nearest: np.ndarray, density: calibration.Density, seen: np.ndarray
            ) -> np.ndarray:
     """:func:`vision.calibration.posterior` of every card at once (K x 4, the faces
@@ -457,6 +486,7 @@ class PooDiversReader:
         # matches a face as much as its print's share of the light
         printed = 1.0 - veiled(small, corners + shift, templates, dist, unlike, noise, means,
                                np.array(cells, float))
+        printed = plain_print(printed, nearest, means, templates)
         alone = nearest.argmin(1) == len(values) - 1
         if not np.isin(labels, FIXED).all():
             alone &= dist[:, ~np.isin(labels, FIXED)].min(1) >= unlike

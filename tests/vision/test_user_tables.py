@@ -129,6 +129,15 @@ def test_a_score_from_a_photo_warns_of_the_cells_glare_hides(
     assert "take the photo again" in err and err.count("\n") == 1
 
 
+def read_as_sent(table: Table, seed: int, tier: str) -> tuple[Scene, Reading]:
+    """A Shoal photo of ``table`` sent as a phone sends it (JPEG), and its reading."""
+    scene = table.shoal(seed, tier)
+    _, jpeg = cv2.imencode(".jpg", scene.photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    photo = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    assert photo is not None
+    return scene, ShoalReader(load_deck(table.deck), mat.load(table.mat)).read(photo)
+
+
 def test_cells_read_by_their_card_are_as_sure_as_their_own_pattern(user_table: Tables
                                                                     ) -> None:
     """Cells that colour says a card covers (a weak plain frame, a glared section) are
@@ -136,12 +145,7 @@ def test_cells_read_by_their_card_are_as_sure_as_their_own_pattern(user_table: T
     value by the floor that colour puts under all of them: this cream table's hard photo,
     sent as a phone sends it, is read exactly and every cell read is sure (four were
     unsure, at 0.25-0.35)."""
-    scene = user_table("cream").shoal(1001, "hard")
-    _, jpeg = cv2.imencode(".jpg", scene.photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    photo = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-    assert photo is not None
-    spec = mat.load(user_table("cream").mat)
-    reading = ShoalReader(load_deck(user_table("cream").deck), spec).read(photo)
+    scene, reading = read_as_sent(user_table("cream"), 1001, "hard")
     assert errors(scene.cells, reading.cells) == 0
     assert min(reading.confidence.values()) >= UNSURE
 
@@ -150,11 +154,23 @@ def test_a_cell_whose_card_mates_are_sure_is_sure(user_table: Tables) -> None:
     """A cell the peel reads off its card counts its card mates' matches too: this
     off-white table's easy photo, sent as a phone sends it, is read exactly and every
     cell read is sure (two, at 0.59 and 0.90 by their own pattern, were asked about)."""
-    scene = user_table("offwhite").shoal(1002, "easy")
-    _, jpeg = cv2.imencode(".jpg", scene.photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    photo = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-    assert photo is not None
-    spec = mat.load(user_table("offwhite").mat)
-    reading = ShoalReader(load_deck(user_table("offwhite").deck), spec).read(photo)
+    scene, reading = read_as_sent(user_table("offwhite"), 1002, "easy")
     assert errors(scene.cells, reading.cells) == 0
     assert min(reading.confidence.values()) >= UNSURE
+
+
+@pytest.mark.parametrize("style", ["cream", "offwhite"])
+def test_a_layout_whose_last_rows_are_pale_is_not_refused(style: str, user_table: Tables
+                                                          ) -> None:
+    """The heart's two bottom rows (four cards, pale in these faces) have outlines weaker
+    than most candidates: on the cream table they stand above what the candidates off
+    the lattice score in the photo and are seen; on the off-white one they are not, but
+    four cards are fewer than a line of the layout holds. The layout is read, not
+    refused as "11 x 7 cards, which does not fit 11 x 9"."""
+    from companion.games.poodivers.layout import rows_of
+
+    table = user_table(style)
+    scene = table.poodivers(4002, "easy", "lovers")
+    reader = PooDiversReader(load_faces(table.faces), mat.load(table.mat), rows_of("lovers"))
+    reading = reader.read(scene.photo)
+    assert errors(scene.cells, reading.cells) == 0
