@@ -44,7 +44,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, PIN, Server
-from tests.web.scripted import Client, choose
+from tests.web.scripted import Client, Lost, choose
 
 GOALS = {"draw_ms": 800, "tap_ms": 150, "open_kb": 60, "event_kb": 4}
 GAMES: dict[str, tuple[list[str], dict[str, Any]]] = {"shark": (["Ann", "Ben", "Cid", "Dan"], {}),
@@ -217,6 +217,30 @@ class CpuTrace:
         return cpu_ms(events, starts[-1], ends[-1])
 
 
+def stalled(page: Any, server: Server, game: str, sid: int, plan: list[str],
+            view: dict[str, Any]) -> str:
+    """What a tap that went unanswered was doing: the game, the taps, what the rules
+    offered, what the page said (an error by the tap, its turn bar, its live dot), the
+    table now, the timer and the load, and the server's last lines."""
+    said = page.evaluate("""() => [...document.querySelectorAll(
+      "#turn, #flash:not([hidden]), .tap-error, #live")].map(
+      (el) => `${el.id || el.className}${el.id === "live" ? ` (${el.className})` : ""}: ` +
+        el.textContent.trim().slice(0, 120))""")
+    client = Client(server.url, PIN, timeout=5)
+    try:
+        now = client.call("GET", f"/api/games/{sid}")[1]
+        timer = client.call("GET", "/api/timer")[1]
+    except Lost as err:
+        now, timer = {"seq": f"no answer ({err})"}, {}
+    finally:
+        client.close()
+    return (f"{game} (game {sid}): the taps {plan} at move {view['seq']} (the rules offered "
+            f"{sorted({e['type'] for e in view['legal']})}) had no answer in 30 s; the page "
+            f"said {said}; the table is at move {now.get('seq')}, the timer "
+            f"{timer.get('state')} on game {timer.get('game')}; load "
+            f"{os.getloadavg()}; the server's last lines: {server.lines[-5:]}")
+
+
 def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
             rnd: random.Random, cpu: bool = False) -> dict[str, list[float]]:
     """One browser: ``opens`` timed page opens (after one that warms the server), then
@@ -281,9 +305,13 @@ def measure(server: Server, pw: Any, game: str, sid: int, opens: int, taps: int,
                         break
                     before = heard.said["tc-tapped"]
                     traced.start(page)
-                    for selector in plan:
-                        page.locator(selector).first.tap(timeout=30_000)
-                    heard.wait("tc-tapped", before + 1, timeout=30.0)
+                    try:
+                        for selector in plan:
+                            page.locator(selector).first.tap(timeout=30_000)
+                        heard.wait("tc-tapped", before + 1, timeout=30.0)
+                    except Exception as err:    # Playwright's or ours: say what was tapped
+                        raise RuntimeError(stalled(page, server, game, sid, plan, view)) \
+                            from err
                     page.wait_for_timeout(300)
                     if (used := traced.stop("tc-down", "tc-tapped")) is not None:
                         out["tap_cpu"].append(used)

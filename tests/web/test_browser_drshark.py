@@ -5,6 +5,7 @@ chart plots the teams)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -167,6 +168,16 @@ def test_evidence_and_a_service(server: Server, new_browser: Any) -> None:
     assert view["scores"]["Ben"] == 8
     assert "Ben formed the watch evidence" in page.inner_text("#log")
     screenshot(page, "drshark-phone-service")
+    # The log in the rulebook's words, on the phone that played and on a tablet.
+    tablet = new_browser(TABLET, has_touch=True).new_page()
+    tablet.goto(f"{server.url}/games/{sid}")
+    wait_seq(tablet, seq)
+    for shown in (page, tablet):
+        log = shown.text_content("#log") or ""     # drawn or not (content-visibility)
+        assert "which calls Paoletta's service" in log, log
+        assert re.search(r"Ben used Paoletta's service: took map a \(moon, \w+\) from Ann",
+                         log), log
+    screenshot(tablet, "drshark-tablet-service")
 
 
 def test_six_spies_play_in_teams_and_the_chart_plots_the_teams(
@@ -194,7 +205,10 @@ def test_six_spies_play_in_teams_and_the_chart_plots_the_teams(
                 for i in range(3)]
         assert ends[0] < ends[1] < ends[2]
         assert page.locator("#chart text.tick").first.text_content() == "3"
-        assert page.inner_text("#turn") == "Game over: Team Ann & Dan wins"
+        # A phone leaves out "Game over: " (the summary below says it): the team whole.
+        assert page.text_content("#turn") == "Game over: Team Ann & Dan wins"
+        assert page.inner_text("#turn") == ("Team Ann & Dan wins" if size == "phone"
+                                            else "Game over: Team Ann & Dan wins")
         assert page.locator("#summary .ranking li").first.inner_text() == \
             "Team Ann & Dan: 3 points"
         screenshot(page, f"drshark-{size}-team-chart")
@@ -255,3 +269,24 @@ def test_the_area_prompt_goes_when_the_search_ends(server: Server, new_browser: 
         "Area A: the search is over (the spy stopped searching), 1 clue to the dossier")
     expect(controls).not_to_contain_text("draw clues one by one")
     screenshot(page, f"drshark-{size}-search-over")
+
+
+@pytest.mark.parametrize("size", ["phone", "tablet"])
+def test_the_team_whose_turn_it_is_is_marked_in_the_scoreboard(
+        server: Server, new_browser: Any, size: str) -> None:
+    sid = api_post(server, "/api/games", {"game": "drshark", "players": SIX,
+                                          "options": {}})["id"]
+    page = touch_page(new_browser, size)
+    page.goto(f"{server.url}/games/{sid}")
+    page.wait_for_selector("#live.on")
+    current = page.locator("#scores tr.current")
+    expect(current).to_have_count(1)
+    expect(current).to_contain_text("Team Ann & Dan")
+    expect(current).to_contain_text("Ann's turn")
+    for action in ({"type": "move", "space": "A-light"}, {"type": "start_search"},
+                   {"type": "stop"}, {"type": "end_turn"}):
+        api_post(server, f"/api/games/{sid}/actions", {"action": action})
+    expect(current).to_contain_text("Team Ben & Eve")        # live, the next team's turn
+    expect(current).to_contain_text("Ben's turn")
+    expect(current).to_have_count(1)
+    screenshot(page, f"drshark-{size}-team-turn")

@@ -276,3 +276,54 @@ def test_who_holds_this_phone_fits_the_screen(server: Server, new_browser: Any,
     assert row.evaluate("el => el.scrollWidth <= el.clientWidth")
     assert page.evaluate("document.documentElement.scrollWidth") <= DEVICES[size]["width"]
     screenshot(page, f"features-{size}-who-holds")
+
+
+@pytest.mark.parametrize("size", list(DEVICES))
+def test_the_phone_holders_moves_come_first(server: Server, new_browser: Any,
+                                            size: str) -> None:
+    """After Ann's blank, Ann may peek and Ben may flip: the form of every legal move
+    lists the moves of whoever holds the device first, the rules' order otherwise."""
+    sid = api_post(server, "/api/games", {"game": "poodivers", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    view = api_post(server, f"/api/games/{sid}/actions",
+                    {"action": {"type": "flip", "cell": "C3", "face": "blank"}})
+    order = [(o["type"], o["player"]) for o in view["legal"]]
+    assert order == [("peek", "Ann"), ("flip", "Ben")]
+    page = touch_page(new_browser, size)
+    page.goto(f"{server.url}/games/{sid}")
+    page.wait_for_selector("#live.on")
+    page.click("#all-moves summary")
+    forms = page.locator("#generic form.legal[data-type]")
+    for holder, first in (("", ["peek", "flip"]), ("Ben", ["flip", "peek"]),
+                          ("Ann", ["peek", "flip"])):
+        page.select_option("#me", holder)
+        expect(forms.first).to_have_attribute("data-type", first[0])
+        assert [f.get_attribute("data-type") for f in forms.all()] == first, holder
+        if holder == "Ben":
+            screenshot(page, f"features-{size}-ben-first")
+
+
+@pytest.mark.parametrize("size", list(DEVICES))
+def test_the_clues_picked_for_a_fistful_survive_a_refresh(server: Server, new_browser: Any,
+                                                          size: str) -> None:
+    sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
+                                          "options": {}})["id"]
+    for action in ({"type": "move", "space": "D-light"}, {"type": "start_search"}):
+        api_post(server, f"/api/games/{sid}/actions", {"action": action})
+    page = touch_page(new_browser, size)
+    page.goto(f"{server.url}/games/{sid}")
+    page.wait_for_selector("#live.on")
+    enter_pin(page)
+    looks = page.locator(".clues.pick button.clue")
+    picked = [looks.nth(i).get_attribute("data-clue") for i in (0, 1)]
+    for clue in picked:
+        page.tap(f'.clues.pick button.clue[data-clue="{clue}"]')
+    expect(page.locator("#fistful-go")).to_have_text("Grab 2 clues")
+    page.reload()
+    page.wait_for_selector("#live.on")
+    expect(page.locator("#fistful-go")).to_have_text("Grab 2 clues")
+    expect(page.locator(".clues.pick button.clue.chosen")).to_have_count(2)
+    page.tap("#fistful-go")
+    wait_seq(page, 3)
+    assert sorted(api_get(server, f"/api/games/{sid}")["log"][-1]["action"]["clues"]) == \
+        sorted(picked)

@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import expect
+
 from companion import games as GAMES
 from companion.engine import IllegalAction
 from companion.store import Store
@@ -127,21 +129,23 @@ def test_net_worth_at_the_end(server: Server, new_browser: Any) -> None:
     sid = api_post(server, "/api/games", {"game": "shark", "players": ["Ann", "Ben"],
                                           "options": {}})["id"]
     view = play_until(server, sid, lambda v: v["over"], seed=11, limit=6000)
-    page = new_browser(PHONE, has_touch=True, is_mobile=True).new_page()
-    page.goto(f"{server.url}/games/{sid}")
-    page.wait_for_selector("#net-worth")
     s = view["state"]
-    for player, score in view["scores"].items():
-        row = page.locator(f'#net-worth tr[data-worth="{player}"] td')
-        cells = row.all_inner_texts()
-        assert dollars(cells[-1]) == score
-        held = page.locator(f'#net-worth tr[data-worth="{player}"] [data-held]')
-        assert held.count() == sum(1 for n in s["shares"][player].values() if n)
-        shares = sum(dollars(t.rsplit("=", 1)[1]) for t in held.all_inner_texts())
-        assert shares == sum(s["shares"][player][c] * s["prices"][c] for c in s["shares"][player])
-        assert dollars(cells[1]) + shares == score
-    check_page(page, view)
-    screenshot(page, "money-shark-phone-net-worth")
+    for size, viewport in (("phone", PHONE), ("tablet", TABLET)):
+        page = new_browser(viewport, has_touch=True, is_mobile=size == "phone").new_page()
+        page.goto(f"{server.url}/games/{sid}")
+        page.wait_for_selector("#net-worth")
+        for player, score in view["scores"].items():
+            row = page.locator(f'#net-worth tr[data-worth="{player}"] td')
+            cells = row.all_inner_texts()
+            assert dollars(cells[-1]) == score
+            held = page.locator(f'#net-worth tr[data-worth="{player}"] [data-held]')
+            assert held.count() == sum(1 for n in s["shares"][player].values() if n)
+            shares = sum(dollars(t.rsplit("=", 1)[1]) for t in held.all_inner_texts())
+            assert shares == sum(s["shares"][player][c] * s["prices"][c]
+                                 for c in s["shares"][player])
+            assert dollars(cells[1]) + shares == score
+        check_page(page, view)
+        screenshot(page, f"money-shark-{size}-net-worth")
 
 
 def test_a_forced_sale_says_why_the_player_must_sell(tmp_path: Path,
@@ -206,5 +210,55 @@ def test_a_forced_sale_says_why_the_player_must_sell(tmp_path: Path,
         line = page.locator("#log li").first.inner_text()
         assert re.match(rf"{debtor} sold \d+ (red|blue|green|yellow) at \$[\d,]+ to cover a "
                         rf"\${owed:,} loss", line), line
+    finally:
+        server.stop()
+
+
+def test_a_takeover_says_what_it_removed_and_who_was_paid(tmp_path: Path,
+                                                          new_browser: Any) -> None:
+    """The log line of a hostile takeover names the buildings it removed and the bonus,
+    and the move's payments say who gets what and why, at a phone and a tablet."""
+    shark = GAMES.get("shark")
+    state, actions, rnd = shark.new(["Ann", "Ben", "Cid"], {}), [], random.Random(1)
+    for _ in range(3000):      # a seeded game up to its first takeover
+        action = choose([o.to_json() for o in shark.legal(state)], rnd) or {"type": "end_turn"}
+        action = shark.resolve(state, action, rnd)
+        try:
+            after = shark.apply(state, action)
+        except IllegalAction:
+            continue
+        actions.append(action)
+        took = sum(after.removed.values()) > sum(state.removed.values())
+        state = after
+        if took:
+            break
+    assert took, "no takeover"
+    store = Store(tmp_path / "companion.db")
+    table = Table(store)
+    session = table.create("shark", ["Ann", "Ben", "Cid"], {})
+    for action in actions:
+        session = table.play(session.id, action)
+    store.close()
+    server = Server(tmp_path)
+    try:
+        view = api_get(server, f"/api/games/{session.id}")
+        last = view["log"][-1]
+        assert last["seq"] == session.seq and "the takeover removes" in last["text"]
+        for size, viewport in (("phone", PHONE), ("tablet", TABLET)):
+            page = new_browser(viewport, has_touch=True, is_mobile=size == "phone").new_page()
+            page.goto(f"{server.url}/games/{session.id}")
+            page.wait_for_selector("#live.on")
+            line = page.locator(f'#log li[value="{session.seq}"]')
+            expect(line).to_contain_text("the takeover removes")
+            said = line.text_content() or ""      # drawn or not (content-visibility)
+            assert re.search(r"built a \w+ building at [A-L]\d+: the takeover removes \d+ "
+                             r"\w+ buildings?", said), said
+            assert re.search(r"earns a \$[\d,]+ bonus", said), said
+            assert not ENGINE.search(said) and not CODE.search(said), said
+            # The move's payments, under what to do next.
+            assert page.locator("ul.payments li").all_inner_texts() == [
+                f"{p['player']} {'pays' if p['amount'] < 0 else 'gets'} "
+                f"${abs(p['amount']):,}: {p['why']}" for p in last["paid"]]
+            screenshot(page, f"money-shark-{size}-takeover")
     finally:
         server.stop()

@@ -3,6 +3,7 @@ the PIN, play it to the end through the page, a second page follows live, undo."
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,9 @@ def test_play_poodivers_to_the_end(server: Server, new_browser: Any) -> None:
     wait_seq(tablet, 2)
     view = api(server, f"/api/games/{sid}")
     assert view["scores"]["Ann"] == 1 and view["current"] == "Ben"
+    # The log says the points banked and the turds paid for them, on both pages.
+    for page in (phone, tablet):
+        assert page.text_content("#log li:first-child") == "Ann banked 1 point (1 brown turd)."
 
     # The rest of the game: flip what the rules allow, blanks and sleepers first.
     shown = {"blank": 0, "sleeper": 0, "object": 1}
@@ -104,6 +108,14 @@ def test_play_poodivers_to_the_end(server: Server, new_browser: Any) -> None:
             assert f"{peek[0]['player']} peeked at" in phone.inner_text("#log li:first-child")
             view = api(server, f"/api/games/{sid}")
     wait_seq(tablet, seq)
+    # Every turn ended by the grid (no closed card to flip next) was banked by itself,
+    # and the log said so with the points and the turds.
+    auto = [e["text"] for e in view["log"] if "no closed card to flip next" in e["text"]]
+    assert auto and all(re.search(r"\d+ points? banked \(.*turds?\)", t) for t in auto), auto
+    shown = tablet.locator("#log li").all_text_contents()
+    assert sorted(t for t in shown if "no closed card to flip next" in t) == sorted(
+        t for t in auto if t in shown)
+    assert any("no closed card to flip next" in t for t in shown)
     summary = tablet.inner_text("#summary")
     assert "Game over" in summary
     for winner in view["winners"]:

@@ -81,91 +81,98 @@ def test_shoal_breakdown_says_what_each_goal_counted(server: Server, new_browser
         option = view["legal"][0]
         view = play(server, sid, {"type": "play", "card": option["choices"]["card"][0],
                                   "at": option["choices"]["at"][0]})
-    page = page_at(new_browser, PHONE, f"{server.url}/games/{sid}")
-    for player, goals in view["state"]["breakdown"].items():
-        rows = page.locator(f'section[data-player="{player}"] table.breakdown tr')
-        assert rows.count() == len(goals) + 2
-        cells = view["state"]["shoals"][player]["cells"].values()
-        fish = sum(len(c.split("+")) for c in cells if c != "empty")
-        assert rows.first.inner_text().startswith(f"Fish in view: {fish}, 1 point each")
-        for row, goal in zip(rows.all()[1:], goals, strict=False):
-            text = row.inner_text()
-            assert goal["goal"] in text and f"{goal['count']} " in text and "counted" in text
-            assert re.search(rf"{abs(goal['points'])} points?", text)
-        total = rows.last.inner_text()
-        assert total.startswith("Total") and str(abs(view["scores"][player])) in total
-        assert fish + sum(g["points"] for g in goals) == view["scores"][player]
-    screenshot(page, "words-shoal-phone-breakdown")
+    for size in (PHONE, TABLET):
+        page = page_at(new_browser, size, f"{server.url}/games/{sid}")
+        page.evaluate(DRAW_ALL, True)       # every player's part, as when scrolled to
+        for player, goals in view["state"]["breakdown"].items():
+            rows = page.locator(f'section[data-player="{player}"] table.breakdown tr')
+            assert rows.count() == len(goals) + 2
+            cells = view["state"]["shoals"][player]["cells"].values()
+            fish = sum(len(c.split("+")) for c in cells if c != "empty")
+            assert rows.first.inner_text().startswith(f"Fish in view: {fish}, 1 point each")
+            for row, goal in zip(rows.all()[1:], goals, strict=False):
+                text = row.inner_text()
+                assert goal["goal"] in text and f"{goal['count']} " in text
+                assert "counted" in text
+                assert re.search(rf"{abs(goal['points'])} points?", text)
+            total = rows.last.inner_text()
+            assert total.startswith("Total") and str(abs(view["scores"][player])) in total
+            assert fish + sum(g["points"] for g in goals) == view["scores"][player]
+        page.evaluate(DRAW_ALL, False)
+        screenshot(page, f"words-shoal-{'phone' if size is PHONE else 'tablet'}-breakdown")
 
 
 def test_the_clue_picker_groups_copies_and_filters_by_every_word(
         server: Server, new_browser: Any) -> None:
-    sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
-                                          "options": {}})["id"]
-    play(server, sid, {"type": "move", "space": "A-light"}, {"type": "start_search"})
-    page = page_at(new_browser, TABLET, f"{server.url}/games/{sid}")
-    enter_pin(page)
-    bag = api_get(server, f"/api/games/{sid}")["state"]["bag"]
-    looks = page.locator(".clues.pick button.clue")
-    assert 0 < looks.count() < len(bag)                       # copies share a button
-    page.fill(".clue-filter", "passport round")
-    hits = page.locator(".clues.pick button.clue")
-    assert hits.count() >= 1
-    for text in hits.all_inner_texts():
-        assert "passport" in text and "round" in text, text
-    copies = int(hits.first.get_attribute("data-copies"))
-    assert copies > 1 and f"\u00d7{copies}" in hits.first.inner_text()
-    screenshot(page, "words-drshark-tablet-picker")
-    hits.first.tap()
-    page.wait_for_selector('#log li[value="3"]')
-    drawn = api_get(server, f"/api/games/{sid}")["state"]["search"]["clues"]
-    assert len(drawn) == 1 and drawn[0].startswith("passport")
+    for size in (PHONE, TABLET):
+        sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
+                                              "options": {}})["id"]
+        play(server, sid, {"type": "move", "space": "A-light"}, {"type": "start_search"})
+        page = page_at(new_browser, size, f"{server.url}/games/{sid}")
+        enter_pin(page)
+        bag = api_get(server, f"/api/games/{sid}")["state"]["bag"]
+        looks = page.locator(".clues.pick button.clue")
+        assert 0 < looks.count() < len(bag)                       # copies share a button
+        page.fill(".clue-filter", "passport round")
+        hits = page.locator(".clues.pick button.clue")
+        assert hits.count() >= 1
+        for text in hits.all_inner_texts():
+            assert "passport" in text and "round" in text, text
+        copies = int(hits.first.get_attribute("data-copies"))
+        assert copies > 1 and f"\u00d7{copies}" in hits.first.inner_text()
+        screenshot(page, f"words-drshark-{'phone' if size is PHONE else 'tablet'}-picker")
+        hits.first.tap()
+        page.wait_for_selector('#log li[value="3"]')
+        drawn = api_get(server, f"/api/games/{sid}")["state"]["search"]["clues"]
+        assert len(drawn) == 1 and drawn[0].startswith("passport")
 
 
 def test_area_d_after_the_clapper_and_a_confirmed_tally(server: Server,
                                                         new_browser: Any) -> None:
-    sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
-                                          "options": {}})["id"]
-    view = play(server, sid, {"type": "move", "space": "D-light"}, {"type": "start_search"})
-    catalogue = {c["id"]: c for c in view["state"]["catalogue"]["clues"]}
-    fistful: list[str] = []
-    colours: set[str] = set()
-    for cid in next(e for e in view["legal"] if e["type"] == "fistful")["choices"]["clues"]:
-        clue = catalogue[cid]
-        if not clue.get("shark") and clue["category"] not in colours and len(fistful) < 3:
-            fistful.append(cid)
-            colours.add(clue["category"])
-    view = play(server, sid, {"type": "fistful", "clues": fistful}, {"type": "time_up"})
-    phone = page_at(new_browser, PHONE, f"{server.url}/games/{sid}")
-    enter_pin(phone)
-    phone.wait_for_selector("#after-clapper")
-    assert "only the clues picked before it" in phone.inner_text("#after-clapper")
-    screenshot(phone, "words-drshark-phone-after-clapper")
-    phone.tap("#nothing-in-time")
-    phone.wait_for_selector('#log li[value="5"]')
-    view = api_get(server, f"/api/games/{sid}")
-    assert view["log"][-1]["action"] == {"type": "end_turn"}
-    assert view["state"]["dossiers"]["Ann"]["clues"] == []
+    for size in (PHONE, TABLET):
+        name = "phone" if size is PHONE else "tablet"
+        sid = api_post(server, "/api/games", {"game": "drshark", "players": ["Ann", "Ben"],
+                                              "options": {}})["id"]
+        view = play(server, sid, {"type": "move", "space": "D-light"}, {"type": "start_search"})
+        catalogue = {c["id"]: c for c in view["state"]["catalogue"]["clues"]}
+        fistful: list[str] = []
+        colours: set[str] = set()
+        for cid in next(e for e in view["legal"] if e["type"] == "fistful")["choices"]["clues"]:
+            clue = catalogue[cid]
+            if not clue.get("shark") and clue["category"] not in colours and len(fistful) < 3:
+                fistful.append(cid)
+                colours.add(clue["category"])
+        view = play(server, sid, {"type": "fistful", "clues": fistful}, {"type": "time_up"})
+        page = page_at(new_browser, size, f"{server.url}/games/{sid}")
+        enter_pin(page)
+        page.wait_for_selector("#after-clapper")
+        assert "only the clues picked before it" in page.inner_text("#after-clapper")
+        screenshot(page, f"words-drshark-{name}-after-clapper")
+        page.tap("#nothing-in-time")
+        page.wait_for_selector('#log li[value="5"]')
+        view = api_get(server, f"/api/games/{sid}")
+        assert view["log"][-1]["action"] == {"type": "end_turn"}
+        assert view["state"]["dossiers"]["Ann"]["clues"] == []
 
-    # The tally by the tokens' printed values, confirmed before the game ends.
-    phone.click(".tally-box summary")
-    ann = phone.locator('fieldset.tally[data-owner="Ann"]')
-    ann.locator('input[data-category="documents"]').fill("1")
-    ann.locator('input[data-clues="Ann"]').fill("3")
-    ben = phone.locator('fieldset.tally[data-owner="Ben"]')
-    ben.locator('input[data-category="gadgets"]').fill("1")
-    assert ann.locator(".tally-total").inner_text() == "15 points"
-    assert ben.locator(".tally-total").inner_text() == "7 points"
-    phone.tap("#tally-go")
-    assert "Ann 15 points, Ben 7 points" in phone.inner_text("#confirm-text")
-    phone.tap("#confirm-no")
-    phone.wait_for_timeout(500)
-    assert api_get(server, f"/api/games/{sid}")["over"] is False
-    phone.tap("#tally-go")
-    phone.tap("#confirm-yes")
-    phone.wait_for_selector("#summary:not([hidden])")
-    assert api_get(server, f"/api/games/{sid}")["scores"] == {"Ann": 15, "Ben": 7}
-    screenshot(phone, "words-drshark-phone-tally")
+        # The tally by the tokens' printed values, confirmed before the game ends.
+        page.click(".tally-box summary")
+        ann = page.locator('fieldset.tally[data-owner="Ann"]')
+        ann.locator('input[data-category="documents"]').fill("1")
+        ann.locator('input[data-clues="Ann"]').fill("3")
+        ben = page.locator('fieldset.tally[data-owner="Ben"]')
+        ben.locator('input[data-category="gadgets"]').fill("1")
+        assert ann.locator(".tally-total").inner_text() == "15 points"
+        assert ben.locator(".tally-total").inner_text() == "7 points"
+        page.tap("#tally-go")
+        assert "Ann 15 points, Ben 7 points" in page.inner_text("#confirm-text")
+        page.tap("#confirm-no")
+        page.wait_for_timeout(500)
+        assert api_get(server, f"/api/games/{sid}")["over"] is False
+        page.tap("#tally-go")
+        page.tap("#confirm-yes")
+        page.wait_for_selector("#summary:not([hidden])")
+        assert api_get(server, f"/api/games/{sid}")["scores"] == {"Ann": 15, "Ben": 7}
+        screenshot(page, f"words-drshark-{name}-tally")
 
 
 GENERIC_STARTS = {

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import ARTIFACTS, PHONE, Server, screenshot
+from tests.web.conftest import ARTIFACTS, DEVICES, Server, screenshot, touch_page
 
 FAKE = Path(__file__).with_name("fake_nmcli.py")
 
@@ -105,28 +105,29 @@ def test_the_start_page_shows_the_wifi_code_then_the_dashboard(
     assert companion(nm, "--ssid", "Ann's table", "--password", "sea;shell:42").returncode == 0
     server = Server(tmp_path, env=nm["env"])
     try:
-        page = new_browser(PHONE, has_touch=True, is_mobile=True).new_page()
-        page.goto(server.url + "/")
-        assert page.inner_text("#wifi-ssid") == "Ann's table"
-        assert page.inner_text("#wifi-password") == "sea;shell:42"
-        shot = screenshot(page, "hotspot-start-phone")
-        codes: list[str] = []
-        for img in ("#join-wifi img.qr", ".join:not(#join-wifi) img.qr"):
-            # Chromium decodes an image apart from the page's drawing and paints it once
-            # decoded: on a busy machine a picture taken first showed a blank square.
-            page.locator(img).evaluate("img => img.decode()")
-            page.locator(img).screenshot(path=str(tmp_path / "qr.png"))
-            qr = cv2.imread(str(tmp_path / "qr.png"))          # enlarged, with a quiet zone
-            assert qr is not None
-            big = cv2.copyMakeBorder(cv2.resize(qr, None, fx=3, fy=3,
-                                                interpolation=cv2.INTER_NEAREST),
-                                     40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(255, 255, 255))
-            text, _, _ = cv2.QRCodeDetector().detectAndDecode(big)
-            if not text:                             # kept for a look at what was shown
-                cv2.imwrite(str(ARTIFACTS / f"hotspot-unread-qr-{len(codes)}.png"), big)
-            codes.append(text)
-        assert codes == [r"WIFI:T:WPA;S:Ann's table;P:sea\;shell\:42;;",
-                         f"http://10.42.0.1:{server.port}/"]
-        assert shot.exists()
+        for size in DEVICES:
+            page = touch_page(new_browser, size)
+            page.goto(server.url + "/")
+            assert page.inner_text("#wifi-ssid") == "Ann's table"
+            assert page.inner_text("#wifi-password") == "sea;shell:42"
+            shot = screenshot(page, f"hotspot-start-{size}")
+            codes: list[str] = []
+            for img in ("#join-wifi img.qr", ".join:not(#join-wifi) img.qr"):
+                # Chromium decodes an image apart from the page's drawing and paints it once
+                # decoded: on a busy machine a picture taken first showed a blank square.
+                page.locator(img).evaluate("img => img.decode()")
+                page.locator(img).screenshot(path=str(tmp_path / "qr.png"))
+                qr = cv2.imread(str(tmp_path / "qr.png"))          # enlarged, with a quiet zone
+                assert qr is not None
+                big = cv2.copyMakeBorder(cv2.resize(qr, None, fx=3, fy=3,
+                                                    interpolation=cv2.INTER_NEAREST),
+                                         40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+                text, _, _ = cv2.QRCodeDetector().detectAndDecode(big)
+                if not text:                             # kept for a look at what was shown
+                    cv2.imwrite(str(ARTIFACTS / f"hotspot-unread-qr-{size}-{len(codes)}.png"), big)
+                codes.append(text)
+            assert codes == [r"WIFI:T:WPA;S:Ann's table;P:sea\;shell\:42;;",
+                             f"http://10.42.0.1:{server.port}/"]
+            assert shot.exists()
     finally:
         server.stop()

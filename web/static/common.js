@@ -274,5 +274,11 @@ window.TC = (function () {
   }
 
   document.addEventListener("DOMContentLoaded", setupPin);
-  return { h, update, reuse, aside, later, api, askPin, ApiError, number, seated };
+  // Names as a sentence says them: "Ann", "Ann and Ben", "Ann, Ben and Cid".
+  function names(list) {
+    return list.length > 1 ? `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`
+      : list.join("");
+  }
+
+  return { h, update, reuse, aside, later, api, askPin, ApiError, number, seated, names };
 })();

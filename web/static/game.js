@@ -200,16 +200,17 @@ window.GamePage = (function () {
   // A team ("Ann+Dan", where teams share a dossier) as the scoreboard names it.
   const named = (p) => (p.includes("+") ? `Team ${p.split("+").join(" & ")}` : p);
 
-  // Whose turn, in two parts: the one with the names, which a narrow screen shortens
-  // ("Maximiliana Theo… to play"), and the words after it, always shown.
+  // Whose turn, in three parts: a lead that a phone leaves out ("Game over: ", the bar
+  // is green and the summary below says it), the one with the names, which a narrow
+  // screen shortens ("Maximiliana Theo… to play"), and the words after it, always shown.
   function whoParts(v) {
-    if (v.closed) return [`This game was ${v.closed}: it can be looked at, not played`, ""];
+    if (v.closed) return ["", `This game was ${v.closed}: it can be looked at, not played`, ""];
     if (v.over) {
-      const w = v.winners.length ? v.winners.map(named).join(" and ") : "nobody";
-      return [`Game over: ${w}`, ` ${v.winners.length > 1 ? "share the win" : "wins"}`];
+      const w = v.winners.length ? window.TC.names(v.winners.map(named)) : "nobody";
+      return ["Game over: ", w, ` ${v.winners.length > 1 ? "win" : "wins"}`];
     }
-    return isMine(v) ? [`Your turn, ${me}${v.current !== me ? ` (${v.current})` : ""}`, ""]
-      : [v.current, " to play"];
+    return isMine(v) ? ["", `Your turn, ${me}${v.current !== me ? ` (${v.current})` : ""}`, ""]
+      : ["", v.current, " to play"];
   }
   const who = (v) => whoParts(v).join("");
 
@@ -277,6 +278,10 @@ window.GamePage = (function () {
 
   function renderMe(v) {
     const select = document.getElementById("me");
+    // A game over (or closed) has no turn to mark: the list gives its room to the turn
+    // bar, which names the winners whole on a phone ("Game over: Ann wins").
+    const idle = !!(v.over || v.closed);
+    if (select.hidden !== idle) select.hidden = idle;
     if (me && !v.players.includes(me)) me = "";
     if (!changed("me", v.players, me)) return;
     select.replaceChildren(h("option", { value: "" }, "Who holds this phone?"),
@@ -501,12 +506,13 @@ window.GamePage = (function () {
   function render() {
     const v = shown();
     document.body.classList.toggle("looking-back", !!past);
-    const [names, words] = whoParts(v);
+    const [lead, names, words] = whoParts(v);
     const turn = document.getElementById("turn");
-    if (turn.textContent !== names + words) {
+    if (turn.textContent !== lead + names + words) {
       // One line on a phone too: a long name is cut short, the whole in its title.
-      update(turn, h("span", { class: "who" }, names), words ? h("span", { class: "then" }, words) : null);
-      turn.title = names + words;
+      update(turn, h("span", { class: "who" }, lead ? h("span", { class: "lead" }, lead) : null, names),
+        words ? h("span", { class: "then" }, words) : null);
+      turn.title = lead + names + words;
       if (words) thenWidth.observe(turn.lastChild);
       else turn.style.removeProperty("--then");
     }

@@ -120,7 +120,7 @@
       } else {
         history.append(h("li", { "data-game": g.id }, link, g.closed
           ? h("span", { class: "muted closed" }, ` · ${g.closed}`)
-          : h("span", { class: "winners" }, " · won by ", (g.winners || []).join(" and ") || "nobody"),
+          : h("span", { class: "winners" }, " · won by ", window.TC.names(g.winners || []) || "nobody"),
         h("span", { class: "muted" }, ` · ${when}`), " ", closer(g, "delete")));
       }
     }
