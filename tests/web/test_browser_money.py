@@ -148,6 +148,18 @@ def test_net_worth_at_the_end(server: Server, new_browser: Any) -> None:
         screenshot(page, f"money-shark-{size}-net-worth")
 
 
+def stored_game(tmp_path: Path, actions: list[Any]) -> Any:
+    """A Shark game of Ann, Ben and Cid with ``actions`` played, stored where a server
+    started on ``tmp_path`` reads it (as if the table had played them)."""
+    store = Store(tmp_path / "companion.db")
+    table = Table(store)
+    session = table.create("shark", ["Ann", "Ben", "Cid"], {})
+    for action in actions:
+        session = table.play(session.id, action)
+    store.close()
+    return session
+
+
 def test_a_forced_sale_says_why_the_player_must_sell(tmp_path: Path,
                                                      new_browser: Any) -> None:
     """The forced sale's panel in the game's words: "Ben must sell to cover a $4,000
@@ -169,12 +181,7 @@ def test_a_forced_sale_says_why_the_player_must_sell(tmp_path: Path,
             continue
         actions.append(action)
     assert any(o.type == "forced_sell" for o in shark.legal(state)), "no forced sale"
-    store = Store(tmp_path / "companion.db")
-    table = Table(store)
-    session = table.create("shark", ["Ann", "Ben", "Cid"], {})
-    for action in actions:
-        session = table.play(session.id, action)
-    store.close()
+    session = stored_game(tmp_path, actions)
     pending = shark.view(session.state)["pending"]
     debtor, owed = pending["player"], pending["owed"]
     cash = session.state.cash[debtor]
@@ -233,12 +240,7 @@ def test_a_takeover_says_what_it_removed_and_who_was_paid(tmp_path: Path,
         if took:
             break
     assert took, "no takeover"
-    store = Store(tmp_path / "companion.db")
-    table = Table(store)
-    session = table.create("shark", ["Ann", "Ben", "Cid"], {})
-    for action in actions:
-        session = table.play(session.id, action)
-    store.close()
+    session = stored_game(tmp_path, actions)
     server = Server(tmp_path)
     try:
         view = api_get(server, f"/api/games/{session.id}")
