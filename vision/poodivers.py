@@ -487,9 +487,7 @@ class PooDiversReader:
         printed = 1.0 - veiled(small, corners + shift, templates, dist, unlike, noise, means,
                                np.array(cells, float))
         printed = plain_print(printed, nearest, means, templates)
-        alone = nearest.argmin(1) == len(values) - 1
-        if not np.isin(labels, FIXED).all():
-            alone &= dist[:, ~np.isin(labels, FIXED)].min(1) >= unlike
+        alone = unlike_every_face(dist, nearest, fixed, unlike)
         seen = share * np.where(alone, printed ** 2, printed)
         reading = Reading("poodivers", {}, {}, view=view)
         free, held = likely(nearest_f, density, seen), likely(nearest_b, density, seen)
