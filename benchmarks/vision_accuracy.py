@@ -11,7 +11,8 @@ wrong, missed or made up, over true cells), exact layouts and refusals, with ms 
 (JPEG decode plus reading; p50, p95, as wall time and as this process's CPU time,
 ``cpu_ms_*``: the goal is in milliseconds of one core, and another program on the
 machine slows the wall time only). The Blender set (``tests/vision/blender``) is read
-the same way, and so is a second one (``benchmarks/blender-seed2``) that no test reads.
+the same way, and so are a second and a third (``benchmarks/blender-seed2``,
+``benchmarks/blender-seed3``) that no test reads.
 Then it times ``companion vision read`` as a whole process (start-up, file loading,
 reading, JSON out) on ``--cli`` photos, one process at a time and two at once.
 It tallies how often cells are right at each confidence (``calibration``: a cell read at
@@ -55,7 +56,10 @@ from vision.synth_tables import STYLES, TIERS, Table, write_table
 BLENDER = Path(__file__).resolve().parents[1] / "tests" / "vision" / "blender"
 BLENDER_SEED2 = Path(__file__).resolve().parent / "blender-seed2"
 """A second physically based set (``render_blender.py --seed 2``), read by no test and
-rendered after every change it is measured on: the readers were never tried on it."""
+rendered after every change it is measured on; since then changes are checked on it."""
+BLENDER_SEED3 = Path(__file__).resolve().parent / "blender-seed3"
+"""A third (``render_blender.py --seed 3``), rendered at the start of the evening of 3
+December and read by no change of that session until its end: held out."""
 LAYOUTS = sorted(named())
 GAMES = ("shoal", "poodivers")
 Read = Callable[[np.ndarray], Reading]
@@ -268,7 +272,8 @@ def main() -> None:
                                 for game, tiers in by_tier.items()}
         out["calibration"] = {game: calibration([r for parts in tiers.values() for r in parts])
                               for game, tiers in by_tier.items()}
-        for key, folder in (("blender", BLENDER), ("blender_seed2", BLENDER_SEED2)):
+        for key, folder in (("blender", BLENDER), ("blender_seed2", BLENDER_SEED2),
+                            ("blender_seed3", BLENDER_SEED3)):
             if (folder / "truth.json").is_file():
                 out[key] = {game: measure(blender_cases(game, folder)) for game in args.games}
                 out[f"calibration_{key}"] = {game: calibration([r])
