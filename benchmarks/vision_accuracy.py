@@ -109,7 +109,8 @@ def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]]) -> dict[st
     cells read wrong, missed or made up that the reading does not list as unsure (a
     player is not asked about them); ``unwarned``: those of them that it does not name
     as hidden by glare either (the players are told to take the photo again:
-    ``retakes`` counts the photos that say so)."""
+    ``retakes`` counts the photos that say so). A refused photo's cells count as wrong
+    but neither silent nor unwarned: the refusal tells the players why and what to do."""
     wrong = silent = unwarned = retakes = cells = exact = refused = photos = 0
     times: list[float] = []
     cpu: list[float] = []
@@ -141,8 +142,10 @@ def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]]) -> dict[st
                 bins[min(k, len(bins) - 1)][0] += 1
                 bins[min(k, len(bins) - 1)][1] += truth.get(names[cell]) == value
         bad = {k for k in set(truth) | set(got) if truth.get(k) != got.get(k)}
-        wrong, silent, cells = wrong + len(bad), silent + len(bad - unsure), cells + len(truth)
-        unwarned += len(bad - unsure - hidden)
+        wrong, cells = wrong + len(bad), cells + len(truth)
+        if reading is not None:
+            silent += len(bad - unsure)
+            unwarned += len(bad - unsure - hidden)
         exact, photos = exact + (not bad), photos + 1
     return {"photos": photos, "cells": cells, "wrong": wrong, "silent": silent,
             "unwarned": unwarned, "retakes": retakes,

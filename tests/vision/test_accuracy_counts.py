@@ -1,0 +1,31 @@
+"""What benchmarks/vision_accuracy.py counts: a wrong cell is silent when no player is
+asked about it, and a refused photo is wrong but not silent (the refusal says why)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from benchmarks.vision_accuracy import measure
+from vision.errors import VisionError
+from vision.reading import Reading
+
+PHOTO = np.full((48, 64, 3), 128, np.uint8)
+TRUTH = {"A1": "closed", "B1": "blank", "C1": "sleeper"}
+
+
+def test_a_refused_photo_is_wrong_but_not_silent() -> None:
+    def refuse(photo: np.ndarray) -> Reading:
+        raise VisionError("only 1 of the mat's 4 markers found")
+
+    out = measure([(PHOTO, TRUTH, refuse)])
+    assert (out["wrong"], out["silent"], out["unwarned"], out["refused"]) == (3, 0, 0, 1)
+    assert out["per_cell_error"] == 1.0 and out["layouts_exact"] == 0
+
+
+def test_a_wrong_cell_is_silent_unless_it_is_asked_about() -> None:
+    def read(photo: np.ndarray) -> Reading:
+        return Reading("poodivers", {"A1": "object", "B1": "closed", "C1": "sleeper"},
+                       {"A1": 0.99, "B1": 0.4, "C1": 1.0})
+
+    out = measure([(PHOTO, TRUTH, read)])
+    assert (out["wrong"], out["silent"], out["unwarned"], out["refused"]) == (2, 1, 1, 0)
