@@ -60,9 +60,10 @@ def outlined(found: dict[Cell, int], cells: list[Cell], corners_mm: np.ndarray,
              ) -> dict[Cell, int]:
     """``found`` (cell -> section column 4n + q, as :func:`vision.peel.peel`) less the
     plain sections (``plain``, per column) that show no card edge on any of their outer
-    sides facing bare mat (a cell of ``cells`` not found; ``corners_mm``: each cell's
-    top-left where it matched best, rectified mm). None left out when the photo has
-    fewer than :data:`LEAST` sides of either kind to compare.
+    sides facing bare mat (a cell not found: one of ``cells``, or beyond them, towards
+    the mat's edge, where no card is read either; ``corners_mm``: each cell's top-left
+    where it matched best, rectified mm). None left out when the photo has fewer than
+    :data:`LEAST` sides of either kind to compare.
 
     What an edge is in this photo is measured in it: the outer sides of sections with
     fish facing bare mat are card edges, the sides between two bare cells are none. A
@@ -75,7 +76,7 @@ def outlined(found: dict[Cell, int], cells: list[Cell], corners_mm: np.ndarray,
         for side in sides:
             dx, dy = SIDES[side]
             n = (c[0] + dx, c[1] + dy)
-            if n in index and n not in found:
+            if n not in found:  # bare, or beyond the cells read (the mat's edge): no card
                 out.append(strength(rectified, corners_mm[index[c]], size_mm, side))
         return [v for v in out if not np.isnan(v)]
 

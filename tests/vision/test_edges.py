@@ -39,6 +39,24 @@ def test_a_plain_section_without_its_cards_outline_is_bare_mat() -> None:
     assert edges.outlined(found, CELLS, CORNERS, SECTION, image, plain) == found
 
 
+def test_a_plain_section_facing_the_mats_edge_must_show_its_outline_there() -> None:
+    """Bare mat at the top of the cells read (the mat's edge above), between a card and
+    the card below it: taken for a plain top-left section, its left side faces a card and
+    its top side faces no cell read. The top side must show the card's outline."""
+    cells = [c for c in CELLS if c[1] > 0]  # row 0 lies in the mat's edge band
+    corners = np.array([(i * SECTION[0], j * SECTION[1]) for i, j in cells], float)
+    plain = np.zeros(12, bool)
+    plain[8] = True
+    found = {(1, 1): 0, (2, 1): 1, (1, 2): 2, (2, 2): 3,  # card 0 at (1, 1): fish
+             (3, 2): 4, (4, 2): 5, (3, 3): 6, (4, 3): 7,  # card 1 at (3, 2): fish
+             (3, 1): 8}  # bare mat above card 1, taken for card 2's plain top-left
+    image = photo([(1, 1), (3, 2)])
+    out = edges.outlined(found, cells, corners, SECTION, image, plain)
+    assert out == {c: col for c, col in found.items() if c != (3, 1)}
+    image = photo([(1, 1), (3, 2), (3, 1)])  # card 2 there, under card 1: it stays
+    assert edges.outlined(found, cells, corners, SECTION, image, plain) == found
+
+
 def test_a_step_and_a_line_both_are_edges() -> None:
     image = np.full((100, 100, 3), 0.5, np.float32)
     image[:, 50:] = 0.8  # a step at x = 25 mm

@@ -174,3 +174,14 @@ def test_a_layout_whose_last_rows_are_pale_is_not_refused(style: str, user_table
     reader = PooDiversReader(load_faces(table.faces), mat.load(table.mat), rows_of("lovers"))
     reading = reader.read(scene.photo)
     assert errors(scene.cells, reading.cells) == 0
+
+
+def test_bare_mat_at_the_mats_edge_between_cards_is_no_plain_section(user_table: Tables
+                                                                      ) -> None:
+    """A bare cell at the top of the layout, between two cards and above a third, is
+    framed like a plain section by their edges; its top side faces the mat's edge, where
+    no cell is read, and shows no card's outline there: this project-style table's
+    medium photo, sent as a phone sends it, is read exactly (the cell was read as an
+    empty section, sure)."""
+    scene, reading = read_as_sent(user_table("project"), 5000, "medium")
+    assert errors(scene.cells, reading.cells) == 0
