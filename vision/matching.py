@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.blas import product
+
 if TYPE_CHECKING:
     from vision.templates import Templates
 
@@ -64,7 +66,7 @@ def deplane(samples: np.ndarray, q: np.ndarray) -> np.ndarray:
     m, n, c = samples.shape
     qc = _per_channel(q, c)
     flat = samples.reshape(m, n * c)
-    out: np.ndarray = (flat - (flat @ qc) @ qc.T).reshape(m, n, c)
+    out: np.ndarray = (flat - product(product(flat, qc, False), qc.T, False)).reshape(m, n, c)
     return out
 
 
@@ -74,16 +76,16 @@ def deplane_weighted(samples: np.ndarray, weight: np.ndarray, q: np.ndarray) -> 
     m, n, c = samples.shape
     qc = _per_channel(q, c)
     flat = samples.reshape(m, n * c)
-    out = flat - (flat @ qc) @ qc.T
+    out = flat - product(product(flat, qc, False), qc.T, False)
     some = np.flatnonzero(weight.min(1) < 1)
     if some.size:  # per box: the 3 x 3 normal equations over its known samples
         w = weight[some].astype(np.float32)
         wc = np.repeat(w, c, axis=1)
         part = flat[some]
         pairs = (q[:, :, None] * q[:, None, :]).reshape(n, 9)
-        a = (w @ pairs).reshape(len(some), 3, 3) + 1e-6 * np.eye(3, dtype=np.float32)
-        coef = np.linalg.solve(a, ((part * wc) @ qc).reshape(len(some), 3, c))
-        out[some] = (part - coef.reshape(len(some), 3 * c) @ qc.T) * wc
+        a = product(w, pairs, False).reshape(len(some), 3, 3) + 1e-6 * np.eye(3, dtype=np.float32)
+        coef = np.linalg.solve(a, product(part * wc, qc, False).reshape(len(some), 3, c))
+        out[some] = (part - product(coef.reshape(len(some), 3 * c), qc.T, False)) * wc
     result: np.ndarray = out.reshape(m, n, c)
     return result
 
@@ -226,7 +228,7 @@ def colour_misfit(means: np.ndarray, templates: Templates, mat: np.ndarray) -> n
         mt = np.einsum("knc,nc->kn", mc, tc)
         mm = (mc * mc).sum(-1)
     else:
-        mt = mc @ tc.T
+        mt = product(mc, tc.T)
         mm = (mc * mc).sum(1)[:, None]
     along = np.where(tt > 1e-12, mt * mt / np.maximum(tt, 1e-12), 0.0)
     out: np.ndarray = np.maximum(mm - along, 0.0)
@@ -249,7 +251,7 @@ def distances(samples: np.ndarray, templates: Templates, noise: float,
     # them, and what removing it leaves of the sample's square is the square less the
     # plane's part (Pythagoras): no sample seen whole need have its plane removed
     flat = np.ascontiguousarray(samples, np.float32).reshape(m, -1)
-    pt = flat @ t.T
+    pt = product(flat, t.T)
     coef = np.einsum("nk,mnc->mkc", q, samples.astype(np.float64), optimize=True)
     whole = flat.astype(np.float64)
     pp = np.maximum(np.einsum("md,md->m", whole, whole) - (coef * coef).sum((1, 2)), 0.0)
@@ -261,7 +263,8 @@ def distances(samples: np.ndarray, templates: Templates, noise: float,
             w = weight[part]
             p = deplane_weighted(samples[part], w, q).reshape(len(part), -1)
             w3 = np.repeat(w, 3, axis=1).reshape(len(part), -1)
-            d[part] = _unit_distance((p * p).sum(1)[:, None], p @ t.T, w3 @ (t * t).T,
+            d[part] = _unit_distance((p * p).sum(1)[:, None], product(p, t.T),
+                                     product(w3, (t * t).T),
                                      eps2 * np.maximum(w.mean(1), 1e-3)[:, None])
     return d
 
@@ -394,8 +397,8 @@ def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
                templates: Templates, shifts: tuple[int, ...]) -> np.ndarray:
     """Correlation of each box (top-left ``corners_mm``, M x 2) at each shift (as
     :func:`sample`) with each template (M*S x N), over the box's known samples only."""
-    out: np.ndarray = (_unit(small, known, corners_mm, templates, shifts)
-                       @ templates.unit.T)
+    out: np.ndarray = product(_unit(small, known, corners_mm, templates, shifts),
+                              templates.unit.T)
     return out
 
 
@@ -429,7 +432,7 @@ def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM], float)
     near_rows = _unit(small, known, corners + first, templates, FINE_MM).reshape(k, len(fine), -1)
     picked = templates.unit[few]  # K x FINE_FEW x D
-    near_cube = np.matmul(near_rows, picked.transpose(0, 2, 1))  # K x fine x FINE_FEW
+    near_cube = product(near_rows, picked.transpose(0, 2, 1))  # K x fine x FINE_FEW
     near = near_cube.max(1)
     moved_top = near[:, 0] > ncc[np.arange(k), few[:, 0]]
     shift = first + np.where(moved_top[:, None], fine[near_cube[:, :, 0].argmax(1)], 0.0)
