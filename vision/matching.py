@@ -107,6 +107,13 @@ def _per_channel(q: np.ndarray, c: int) -> np.ndarray:
     return out
 
 
+@cache
+def _per_channel_f64(ww: int, wh: int, c: int) -> np.ndarray:
+    """:func:`_per_channel` of :func:`plane_basis` in double precision."""
+    out: np.ndarray = np.kron(plane_basis(ww, wh).astype(np.float64), np.eye(c))
+    return out
+
+
 def prepare(flat: np.ndarray, px_per_mm: float) -> np.ndarray:
     """A rectified image (float) at the feature resolution, blurred."""
     scale = FEATURE_PX_PER_MM / px_per_mm
@@ -252,9 +259,9 @@ def distances(samples: np.ndarray, templates: Templates, noise: float,
     # plane's part (Pythagoras): no sample seen whole need have its plane removed
     flat = np.ascontiguousarray(samples, np.float32).reshape(m, -1)
     pt = product(flat, t.T)
-    coef = np.einsum("nk,mnc->mkc", q, samples.astype(np.float64), optimize=True)
     whole = flat.astype(np.float64)
-    pp = np.maximum(np.einsum("md,md->m", whole, whole) - (coef * coef).sum((1, 2)), 0.0)
+    coef = product(whole, _per_channel_f64(ww, wh, samples.shape[2]), False)
+    pp = np.maximum(np.einsum("md,md->m", whole, whole) - (coef * coef).sum(1), 0.0)
     d = _unit_distance(pp[:, None], pt, tt, eps2)
     if weight is not None:  # mostly clipped: compare what there is
         weight = np.where(weight.mean(1, keepdims=True) < 0.25, 1, weight)
