@@ -170,7 +170,7 @@ def find_grid(small: np.ndarray, card_mm: tuple[float, float], rows: tuple[str, 
     if inside.sum() < 2:
         raise VisionError("no cards found on the mat: are the cards on the mat and the "
                           "faces file the right one?")
-    _check_span(c, r, seen, rows, (cw, ch))
+    check_span(c, r, seen, rows, (cw, ch))
     gx = _fit(c[inside], mm[inside, 0], w[inside], px)
     gy = _fit(r[inside], mm[inside, 1], w[inside], py)
     return Grid(gx[0], gy[0], gx[1], gy[1])
@@ -187,12 +187,15 @@ def _fit(index: np.ndarray, pos: np.ndarray, w: np.ndarray, period: float
     return float(origin), float(step)
 
 
-def _check_span(col: np.ndarray, row: np.ndarray, seen: np.ndarray,
-                rows: tuple[str, ...], card_mm: tuple[float, float]) -> None:
+def check_span(col: np.ndarray, row: np.ndarray, seen: np.ndarray,
+               rows: tuple[str, ...], card_mm: tuple[float, float]) -> None:
     """Refuse a layout of which more cards lie outside the span of the cards seen on the
     mat (``col``, ``row``: their places in the layout) than one of its lines holds: a
     line of cards may not show (white on white, or a heart's pale tip), a layout larger
-    than the cards on the mat by more is the wrong layout."""
+    than the cards on the mat by more is the wrong layout. Public as the layout check
+    of its own: which cards count as seen is :func:`find_grid`'s to measure, what a
+    layout lets go unseen this function's (and its refusals' words are tested here,
+    with cards no photo makes on purpose, such as none seen at all)."""
     shape = np.array([[m == "#" for m in line] for line in rows])
     if not seen.any():  # no outline on the lattice stands out from those off it
         raise VisionError("no cards found on the mat: are the cards on the mat and the "

@@ -2,30 +2,31 @@
 an object.
 
 The layout (a named one or row strings) says which grid cells hold a card. The grid is
-found from the cards' outlines, whatever the mat's colour (:mod:`vision.poo_grid`).
-Each card is matched against the faces file's images (all cards at once, invariant to
-gain and offset: :mod:`vision.matching`); a card that looks like none of the closed,
-blank or sleeper faces is an object, so object drawings missing from faces.json are
-still read as objects. How unlike is "none" is learned from the faces file itself and
-the photo (:func:`object_margin`), never written in. A card's colour counts less the
-brighter it is than a picture can be (a veil of glare, whose colour is not the light's:
+found from the cards' outlines, whatever the mat's colour (:mod:`vision.poo_grid`). Each
+card is matched against the faces file's images (all cards at once, invariant to gain
+and offset: :mod:`vision.matching`); a card that looks like none of the closed, blank or
+sleeper faces is an object, so object drawings missing from faces.json are still read as
+objects. How unlike is "none" is learned from the faces file itself and the photo
+(:func:`object_margin`), never written in. A card's colour counts less the brighter it
+is than a picture can be (a veil of glare, whose colour is not the light's:
 :meth:`PooDiversReader._read`), and a card partly clipped by glare is read from what
 shows and is that much less sure (:func:`vision.calibration.posterior`). A card is an
-object by looking like none of the faces only once a glare halo on it is allowed for
-(:func:`without_halo`): a blank beside a lamp's reflection is a blank; and only if it
-looks like none of them over its best three quarters as well (:class:`Spared`: a glare
-spot, a shadow's edge or the mat beside a card laid off its place spoils a corner). A card whose
-colour fits its face only at more contrast than the photo's clearest cards show
-(:func:`bounded_misfit`: a brown card as a blank's faint tint stretched fivefold) is
-not that face, unless clipped somewhere (a clipped channel says only "at least this
-bright"); one that only the free fit calls that face is asked about. A card under a
-veil (as the cards around it that match a patterned picture show it, beyond what every
-card of the photo shows: :func:`veiled`) says that much less, as a card partly clipped
-does; a card read as the plain face no more than its brightness leaves of its print
-(:func:`plain_print`: a veil hides a pattern, never makes one). A card torn between two
-fixed faces is sought again with every picture at every 1 mm shift
-(:func:`everywhere`). Build a :class:`PooDiversReader` once per faces file, mat and
-layout.
+object by looking like none of the faces only once a glare halo on it is allowed for,
+fitted together with each face 1 mm around the card's place, in the photo's values and
+in linear light (:func:`halo_distances`): a blank beside a lamp's reflection is a blank,
+a faint print under it its face; and only if it looks like none of them over its best
+three quarters as well (:class:`Spared`: a glare spot, a shadow's edge or the mat beside
+a card laid off its place spoils a corner). A card whose colour fits its face only at
+more contrast than the photo's clearest cards show (:func:`bounded_misfit`: a brown card
+as a blank's faint tint stretched fivefold) is not that face, unless clipped somewhere
+(a clipped channel says only "at least this bright"); one that only the free fit calls
+that face is asked about. A card under a veil (as the cards around it that match a
+patterned picture show it, beyond what every card of the photo shows: :func:`veiled`)
+says that much less, as a card partly clipped does; a card read as the plain face no
+more than its brightness leaves of its print (:func:`plain_print`: a veil hides a
+pattern, never makes one). A card torn between two fixed faces is sought again with
+every picture at every 1 mm shift (:func:`everywhere`). Build a :class:`PooDiversReader`
+once per faces file, mat and layout.
 """
 
 from __future__ import annotations
@@ -278,6 +279,61 @@ def without_halo(small: np.ndarray, corners: np.ndarray, templates: templates.Te
     return out
 
 
+def linear(encoded: np.ndarray) -> np.ndarray:
+    """Light from a photo's values (paper-white units) by the sRGB curve that JPEG and PNG
+    values are encoded with: light adds up (a reflection on a print) in linear light, not
+    in its encoded values."""
+    v = np.maximum(encoded, 0.0)
+    out: np.ndarray = np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
+    return out
+
+
+def halo_distances(small: np.ndarray, corners: np.ndarray, templates: templates.Templates,
+                   bumps: np.ndarray, noise: float, shifts: tuple[int, ...] = (0,),
+                   in_light: bool = False) -> np.ndarray:
+    """Each card's distance (K x N, as :func:`vision.matching.distances`) to each picture
+    once the halo of ``bumps`` that best explains, together with that picture, what the
+    card's plane leaves is taken off it (light added, never taken away): the picture and
+    the halo fitted at once, so a faint print under a lamp's reflection is compared with
+    the reflection taken off as that picture would leave it, not as a plain card would.
+    ``shifts`` (mm, as :func:`vision.matching.sample`): the card is compared at each and
+    the best kept. ``in_light``: the card, the pictures and the halo in linear light
+    (:func:`linear`; a picture's values are its features over its mean colour: a picture
+    is lit evenly), the noise's damping at the slope of the curve at the cards' level."""
+    box, inset = templates.box_mm, templates.inset_mm
+    ww, wh = matching.window(box, inset)
+    q = matching.plane_basis(ww, wh)
+    samples = matching.sample(small, corners, box, inset, shifts)
+    pictures = templates.features
+    slope = 1.0
+    if in_light:
+        m = len(pictures)
+        values = pictures.reshape(m, -1, 3) + templates.means[:, None, :]
+        pictures = matching.deplane(linear(values).astype(np.float32), q).reshape(m, -1)
+        level = float(np.median(samples))
+        slope = 2.4 / 1.055 * ((level + 0.055) / 1.055) ** 1.4
+        samples = linear(samples).astype(np.float32)
+    k = len(samples)
+    r = matching.deplane(samples, q).reshape(k, -1).astype(np.float64)
+    t = pictures.astype(np.float64)
+    b = bumps.astype(np.float64)
+    n = r.shape[1]
+    eps2 = n * slope ** 2 * ((matching.FLOOR * noise) ** 2 + templates.wear)
+    rr = (r * r).sum(1)[:, None, None]
+    rt = (r @ t.T)[:, :, None]                      # K x N x 1
+    rb = (r @ b.T)[:, None, :]                      # K x 1 x M
+    tt = (t * t).sum(1)[None, :, None]              # 1 x N x 1
+    tb = (t @ b.T)[None]                            # 1 x N x M
+    bb = (b * b).sum(1)[None, None, :]              # 1 x 1 x M
+    det = np.maximum(tt * bb - tb * tb, 1e-12)
+    h = np.maximum((tt * rb - tb * rt) / det, 0.0)  # the halo's amount, with the picture
+    pp = np.maximum(rr - 2 * h * rb + h * h * bb, 0.0)
+    pt = rt - h * tb
+    d = pp / (pp + eps2) + tt / (tt + eps2) - 2 * pt / np.sqrt((pp + eps2) * (tt + eps2))
+    out: np.ndarray = np.maximum(d, 0.0).min(2).reshape(len(corners), -1, len(t)).min(1)
+    return out
+
+
 def veiled(small: np.ndarray, corners: np.ndarray, templates: templates.Templates,
            dist: np.ndarray, unlike: float, noise: float, means: np.ndarray,
            where: np.ndarray) -> np.ndarray:
@@ -453,10 +509,16 @@ class PooDiversReader:
             # the same to every channel of the photo
             whites = [np.ones(3, np.float32),
                       np.median((light.flat / (low + 1.0)).reshape(-1, 3)[::97], 0)]
-            unhaloed = without_halo(small, (corners + shift)[absent], templates,
-                                    halos(templates, min(cw, ch), whites))
+            bumps = halos(templates, min(cw, ch), whites)
+            # the three quarters below compare the card less the halo that explains it
+            # most; the whole card, with the halo each face leaves (a faint print's
+            # halo is not a plain card's), added to the photo's values or to its light
+            # (the camera's processing is not known: light adds up before it)
+            unhaloed = without_halo(small, (corners + shift)[absent], templates, bumps)
             haloed = absent.copy()
-            plain = matching.distances(unhaloed, templates, noise)
+            plain = np.minimum(*(halo_distances(small, (corners + shift)[absent], templates,
+                                                bumps, noise, matching.FINE_MM, in_light)
+                                 for in_light in (False, True)))
             for d in (dist, dist_f, dist_b):
                 d[absent] = np.minimum(d[absent], plain + (d - pattern)[absent])
             values, nearest = faces_apart(dist, templates.labels, unlike)

@@ -260,8 +260,7 @@ def test_a_span_check_with_no_card_seen_says_no_cards_were_found() -> None:
     """When no outline on the lattice stands out from those off it, the layout check
     says no cards were found (a message, never a traceback)."""
     from vision.errors import VisionError
-    from vision.poo_grid import _check_span
 
     none = np.zeros(3, bool)
     with pytest.raises(VisionError, match="no cards found on the mat"):
-        _check_span(np.arange(3), np.arange(3), none, rows_of("square"), (30.0, 30.0))
+        poo_grid.check_span(np.arange(3), np.arange(3), none, rows_of("square"), (30.0, 30.0))
