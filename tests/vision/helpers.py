@@ -6,12 +6,13 @@ import cv2
 import numpy as np
 
 from companion.games.poodivers.layout import rows_of
-from vision import mat
+from vision import mat, matching
 from vision.decks import load_faces
 from vision.poodivers import PooDiversReader
 from vision.reading import Reading
 from vision.shoal import moved
 from vision.synth_tables import Table
+from vision.templates import Templates
 
 
 def read_grid(table: Table, layout: str, photo: np.ndarray) -> Reading:
@@ -54,3 +55,15 @@ def as_sent(photo: np.ndarray) -> np.ndarray:
     out = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
     assert out is not None
     return out
+
+
+def random_templates(rng: np.random.Generator, n: int, box_mm: tuple[float, float],
+                     inset_mm: float) -> Templates:
+    """``n`` templates of random samples, each with its plane removed, as the matching
+    keeps them."""
+    ww, wh = matching.window(box_mm, inset_mm)
+    q = matching.plane_basis(ww, wh)
+    raw = rng.random((n, q.shape[0], 3)).astype(np.float32)
+    feats = matching.deplane(raw, q).reshape(n, -1)
+    return Templates(tuple(f"t{i}" for i in range(n)), feats, box_mm, inset_mm,
+                     np.zeros(n), np.zeros((n, 3)), 0.0)

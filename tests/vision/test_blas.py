@@ -13,17 +13,14 @@ from vision.blas import NOT_FINITE, product
 from vision.errors import VisionError
 from vision.templates import Templates
 
+from .helpers import random_templates
+
 BOX_MM = (30.0, 24.0)
 INSET_MM = 2.0
 
 
 def _templates(rng: np.random.Generator, n: int = 4) -> Templates:
-    ww, wh = matching.window(BOX_MM, INSET_MM)
-    q = matching.plane_basis(ww, wh)
-    raw = rng.random((n, q.shape[0], 3)).astype(np.float32)
-    feats = matching.deplane(raw, q).reshape(n, -1)
-    return Templates(tuple(f"t{i}" for i in range(n)), feats, BOX_MM, INSET_MM,
-                     np.zeros(n), np.zeros((n, 3)), 0.0)
+    return random_templates(rng, n, BOX_MM, INSET_MM)
 
 
 def test_flags_raised_by_a_product_with_a_finite_result_are_not_reported() -> None:

@@ -15,6 +15,22 @@ from vision.synth_tables import Table
 from .helpers import as_sent, misread, read_grid
 
 
+def on_mat(card: np.ndarray, pictures: templates.Templates) -> tuple[np.ndarray, np.ndarray]:
+    """A card's samples (one per :data:`vision.matching.STEP` block of its window) on a mat
+    image at the feature resolution, and the card's top-left there (mm, as the readers
+    give corners)."""
+    ww, wh = matching.window(pictures.box_mm, pictures.inset_mm)
+    rows, cols = len(range(0, wh, matching.STEP)), len(range(0, ww, matching.STEP))
+    block = np.repeat(np.repeat(card.reshape(rows, cols, 3), matching.STEP, 0),
+                      matching.STEP, 1).astype(np.float32)
+    margin = 10
+    small = np.full((block.shape[0] + 2 * margin, block.shape[1] + 2 * margin, 3), 0.5,
+                    np.float32)
+    small[margin:margin + block.shape[0], margin:margin + block.shape[1]] = block
+    inset = pictures.inset_mm / matching.FEATURE_PX_PER_MM
+    return small, np.array([[margin - inset, margin - inset]], float)
+
+
 def test_a_blank_beside_a_glare_spot_is_a_blank(user_table: Callable[[str], Table]) -> None:
     """The cream table's medium photo of seed 1002: a glare spot, unclipped, lies just off
     blank J1 (dark, low-contrast faces). What the plane leaves of J1 is the spot's smooth
@@ -61,16 +77,7 @@ def test_a_faint_print_under_a_halo_is_its_face(faces: Faces) -> None:
     # the card as the mat shows it: a plane of light under it, then the print and halo
     card = (0.5 * pictures.features[closed].reshape(-1, 3) + 0.6 * bump.reshape(-1, 1)
             + 0.5)
-    # on a mat image at the feature resolution, each sample a STEP x STEP block
-    rows, cols = len(range(0, wh, matching.STEP)), len(range(0, ww, matching.STEP))
-    block = np.repeat(np.repeat(card.reshape(rows, cols, 3), matching.STEP, 0),
-                      matching.STEP, 1).astype(np.float32)
-    margin = 10
-    small = np.full((block.shape[0] + 2 * margin, block.shape[1] + 2 * margin, 3), 0.5,
-                    np.float32)
-    small[margin:margin + block.shape[0], margin:margin + block.shape[1]] = block
-    inset = pictures.inset_mm / matching.FEATURE_PX_PER_MM
-    corner = np.array([[margin - inset, margin - inset]], float)
+    small, corner = on_mat(card, pictures)
     whites = [np.ones(3, np.float32)]
     bumps = poodivers.halos(pictures, card_mm, whites)
     fitted = poodivers.halo_distances(small, corner, pictures, bumps, matching.QUANTUM)[0]
@@ -111,15 +118,7 @@ def test_a_halo_added_in_linear_light_is_fitted_there(faces: Faces) -> None:
     light = 0.5 * poodivers.linear(values) + 0.6 * bump.reshape(-1, 1)
     card = np.where(light <= 0.0031308, 12.92 * light,
                     1.055 * light ** (1 / 2.4) - 0.055)
-    rows, cols = len(range(0, wh, matching.STEP)), len(range(0, ww, matching.STEP))
-    block = np.repeat(np.repeat(card.reshape(rows, cols, 3), matching.STEP, 0),
-                      matching.STEP, 1).astype(np.float32)
-    margin = 10
-    small = np.full((block.shape[0] + 2 * margin, block.shape[1] + 2 * margin, 3), 0.5,
-                    np.float32)
-    small[margin:margin + block.shape[0], margin:margin + block.shape[1]] = block
-    inset = pictures.inset_mm / matching.FEATURE_PX_PER_MM
-    corner = np.array([[margin - inset, margin - inset]], float)
+    small, corner = on_mat(card, pictures)
     bumps = poodivers.halos(pictures, card_mm, [np.ones(3, np.float32)])
     fitted = [poodivers.halo_distances(small, corner, pictures, bumps, matching.QUANTUM,
                                        in_light=in_light)[0] for in_light in (False, True)]
