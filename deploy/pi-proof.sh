@@ -34,6 +34,11 @@ ROOT=$WORK/root
 LOG=$WORK/proof.log
 SUMMARY=$WORK/summary.txt
 PACKAGES=python3,python3-venv,passwd,systemd,udev,ca-certificates,make,git
+# qemu runs the root's programs as a Raspberry Pi 4's core (cortex-a76 for a Pi 5): its
+# default CPU has features no Pi has (SME, whose OpenBLAS kernels raise every floating-
+# point flag, docs/pi-proof.txt) and is some six times slower to emulate. binfmt starts
+# a qemu for each program, which reads this from the program's environment.
+export QEMU_CPU=${QEMU_CPU:-cortex-a72}
 
 [ "$(id -u)" = 0 ] || { echo "pi-proof: run it as root" >&2; exit 2; }
 mkdir -p "$WORK"
@@ -62,7 +67,7 @@ step() {
     return $rc
 }
 in_root() { chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-    LANG=C.UTF-8 PIP_CERT=/etc/ssl/certs/ca-certificates.crt "$@"; }
+    LANG=C.UTF-8 PIP_CERT=/etc/ssl/certs/ca-certificates.crt QEMU_CPU="$QEMU_CPU" "$@"; }
 
 unmount() {
     for m in dev/pts dev sys proc; do
@@ -128,7 +133,8 @@ as_service() {
                        grep -v "^$drop=")
     install -d -o "$(in_root id -u companion)" -m 0750 "$ROOT/run/$(unit RuntimeDirectory)"
     chroot "$ROOT" /bin/sh -c 'cd "$1" && shift && exec runuser -u companion -- "$@"' \
-        sh "$(unit WorkingDirectory)" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 "${env[@]}" "$@"
+        sh "$(unit WorkingDirectory)" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 QEMU_CPU="$QEMU_CPU" \
+        "${env[@]}" "$@"
 }
 
 # as systemd loads it (systemd-analyze needs root to set up its runtime folder); the unit's
@@ -191,7 +197,7 @@ note "pi-proof of $(git -C "$SRC" describe --always --dirty 2>/dev/null || echo 
      "$(date -u +%Y-%m-%dT%H:%MZ), host $(uname -m), $(nproc) cores"
 step "host tools (mmdebstrap, qemu-user-static, binfmt qemu-aarch64)" host_tools
 step "arm64 bookworm root" build_root || exit 1
-note "      $(in_root uname -m), $(in_root python3 --version)"
+note "      $(in_root uname -m), $(in_root python3 --version), qemu CPU $QEMU_CPU"
 step "project copied into the root" copy_project
 step "make pi-install (venv --system-site-packages, lgpio, user, unit, udev, doctor)" \
     pi_install || true
