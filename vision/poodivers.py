@@ -153,8 +153,15 @@ def everywhere(small: np.ndarray, known: np.ndarray, corners: np.ndarray,
     cube = matching.distances(samples, templates, noise, weight).reshape(k, s, n)
     best = cube.argmin(1)
     pattern = np.take_along_axis(cube, best[:, None, :], 1)[:, 0, :]
-    ok = np.where(seen.mean(1, keepdims=True) < 0.25, True, seen).astype(np.float32)
-    means = (np.einsum("mnc,mn->mc", samples, ok) / ok.sum(1)[:, None]).reshape(k, s, 3)
+    ok = seen.astype(np.float32)
+    if ok.ndim == 2:
+        ok = ok[:, :, None]
+    ok = np.broadcast_to(ok, samples.shape)
+    count = np.einsum("mnc->mc", ok)
+    few = count < 0.25 * samples.shape[1]  # mostly clipped: all of it
+    means = np.where(few, np.einsum("mnc->mc", samples) / samples.shape[1],
+                     np.einsum("mnc,mnc->mc", samples, ok) / np.maximum(count, 1.0))
+    means = means.reshape(k, s, 3)
     return pattern, grid[best], means[np.arange(k)[:, None], best]
 
 
@@ -434,7 +441,12 @@ class PooDiversReader:
         free[:edge], free[-edge:], free[:, :edge], free[:, -edge:] = False, False, False, False
         grid = poo_grid.find_grid(small, faces.card_mm, rows, free)
         x0, y0, pitch_x, pitch_y = grid.x0, grid.y0, grid.px, grid.py
-        known = matching.prepare((~light.unknown).astype(np.float32), FEATURE_PX_PER_MM)
+        # what each channel shows: a pixel clipped in one channel (a warm lamp clips red
+        # first) still shows the others; glare found by its soft edges shows none
+        at_sensor_top = cv2.resize((view.rectified >= lighting.CLIP).astype(np.float32),
+                                   low.shape[1::-1], interpolation=cv2.INTER_AREA)
+        each_shows = (at_sensor_top < 0.5) & ~(light.unknown & (clip < 0.5))[:, :, None]
+        known = matching.prepare(each_shows.astype(np.float32), FEATURE_PX_PER_MM)
         cells = [(c, r) for r, row in enumerate(rows) for c, mark in enumerate(row)
                  if mark == "#"]
         corners = np.array([(x0 + c * pitch_x, y0 + r * pitch_y) for c, r in cells])
@@ -446,7 +458,7 @@ class PooDiversReader:
         box, inset = templates.box_mm, templates.inset_mm
         # the share of each card seen (not clipped): what its distances were measured on
         share = (matching.sample(known, corners + shift, box, inset, (0,), outside=1.0)
-                 > 0.5).mean(1)
+                 > 0.5).reshape(len(cells), -1).mean(1)
         colour_scale = 3 * (matching.FLOOR * colour_noise) ** 2
         # a card torn between two fixed faces is sought again, every picture at every
         # 1 mm shift (match sought the fine shifts around the best picture's only)
