@@ -60,18 +60,28 @@ def object_margin(templates: templates.Templates, margins: calibration.Margins,
     mean): a photo whose true matches spread widely moves the margin out. ``cross``:
     the pictures' distances to each other (:func:`vision.calibration.cross` unless
     given: :class:`Spared` compares over less of a card)."""
+    return float(object_margins(templates, margins, np.array([photo_true]), spreads,
+                                cross)[0])
+
+
+def object_margins(templates: templates.Templates, margins: calibration.Margins,
+                   photo_true: np.ndarray, spreads: tuple[float, float] = (1.0, 1.0),
+                   cross: np.ndarray | None = None) -> np.ndarray:
+    """:func:`object_margin` of each card whose true match would lie at ``photo_true``
+    (K): a veiled card's lies further than the photo's."""
     labels = np.array(templates.labels)
     fixed = np.isin(labels, FIXED)
-    true = max(margins.worn, photo_true)
+    true = np.maximum(margins.worn, photo_true)
     d = calibration.cross(templates) if cross is None else cross
     if fixed.all():  # no object images: as unlike as the fixed faces are to each other
         apart = labels[:, None] != labels[None, :]
-        near = max(float(d[apart].min()), true)
+        near = np.maximum(float(d[apart].min()), true)
     else:
-        near = max(float(d[np.ix_(fixed, ~fixed)].min()), true)
+        near = np.maximum(float(d[np.ix_(fixed, ~fixed)].min()), true)
     s_true, s_wrong = spreads
     w = max(0.5, s_true / (s_true + s_wrong))
-    return float(np.exp(np.log(true) * (1 - w) + np.log(near) * w))
+    out: np.ndarray = np.exp(np.log(true) * (1 - w) + np.log(near) * w)
+    return out
 
 
 def card_colours(means: np.ndarray, pattern: np.ndarray, templates: templates.Templates,
@@ -165,7 +175,7 @@ def everywhere(small: np.ndarray, known: np.ndarray, corners: np.ndarray,
     return pattern, grid[best], means[np.arange(k)[:, None], best]
 
 
-def faces_apart(dist: np.ndarray, labels: tuple[str, ...], unlike: float
+def faces_apart(dist: np.ndarray, labels: tuple[str, ...], unlike: float | np.ndarray
                 ) -> tuple[tuple[str, ...], np.ndarray]:
     """Each card's distance (K x 4) to each face: closed, blank and sleeper their nearest
     picture's, an object its nearest object picture's or, nearer, the object margin
@@ -179,7 +189,7 @@ def faces_apart(dist: np.ndarray, labels: tuple[str, ...], unlike: float
 
 
 def unlike_every_face(dist: np.ndarray, nearest: np.ndarray, fixed: np.ndarray,
-                      unlike: float) -> np.ndarray:
+                      unlike: float | np.ndarray) -> np.ndarray:
     """The cards read as objects by being unlike every face (``nearest``, K x 4, from
     :func:`faces_apart`: the object margin nearest), not by an object picture nearer than
     the margin (``dist`` K x N, ``fixed`` N: the closed, blank and sleeper pictures)."""
@@ -507,8 +517,8 @@ class PooDiversReader:
         dist_f, dist_b = pattern + misfit / scale, pattern + bounded / scale
         dist = np.where(clear[:, None], dist_b, dist_f)
         density = calibration.photo_density(dist_f, self.margins.worn)
-        unlike = object_margin(templates, self.margins, float(np.exp(density[0])),
-                               (density[1], density[3]))
+        photo_true = float(np.exp(density[0]))
+        unlike = object_margin(templates, self.margins, photo_true, (density[1], density[3]))
         values, nearest = faces_apart(dist, templates.labels, unlike)
         # like none of the faces is an object only once a glare halo is allowed for
         labels = np.array(templates.labels)
@@ -551,8 +561,6 @@ class PooDiversReader:
             kept = (part + tint)[np.ix_(absent, fixed)] * unlike / margin
             dist[np.ix_(absent, fixed)] = np.minimum(dist[np.ix_(absent, fixed)], kept)
             values, nearest = faces_apart(dist, templates.labels, unlike)
-        nearest_f = faces_apart(dist_f, templates.labels, unlike)[1]
-        nearest_b = faces_apart(dist_b, templates.labels, unlike)[1]
         # a veiled card's light is that much the veil's, not its print's; and a veil's
         # light, which carries no pattern, is itself what makes a card look like none of
         # the faces: a card that is an object only by that says as much as its pattern's
@@ -561,7 +569,16 @@ class PooDiversReader:
         printed = 1.0 - veiled(small, corners + shift, templates, dist, unlike, noise, means,
                                np.array(cells, float))
         printed = plain_print(printed, nearest, means, templates)
-        alone = unlike_every_face(dist, nearest, fixed, unlike)
+        # and a true match of a card that much veiled lies that much further from its
+        # picture (what is left of its pattern over the noise falls as the square of the
+        # print's share), while an object lies no nearer a face: its object margin moves out
+        each_unlike = object_margins(templates, self.margins,
+                                     photo_true / np.maximum(printed, 1e-3) ** 2,
+                                     (density[1], density[3]))
+        values, nearest = faces_apart(dist, templates.labels, each_unlike)
+        nearest_f = faces_apart(dist_f, templates.labels, each_unlike)[1]
+        nearest_b = faces_apart(dist_b, templates.labels, each_unlike)[1]
+        alone = unlike_every_face(dist, nearest, fixed, each_unlike)
         seen = share * np.where(alone, printed ** 2, printed)
         reading = Reading("poodivers", {}, {}, view=view)
         free, held = likely(nearest_f, density, seen), likely(nearest_b, density, seen)

@@ -55,7 +55,7 @@ def test_distances_leave_out_each_channel_where_it_is_clipped(faces: Faces) -> N
     seen[0, clipped, 2] = 1.0 + rng.random(int(clipped.sum())) * 0.3  # red: no pattern
     per_channel = np.ones((1, n, 3), bool)
     per_channel[0, clipped, 2] = False
-    per_pixel = per_channel.all(2)
+    per_pixel = np.asarray(per_channel.all(2))
     noise = matching.QUANTUM
     own = matching.distances(card.astype(np.float32), pictures, noise)[0, 0]
     by_channel = matching.distances(seen.astype(np.float32), pictures, noise, per_channel)
