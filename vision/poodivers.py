@@ -374,6 +374,28 @@ def veiled(small: np.ndarray, corners: np.ndarray, templates: templates.Template
     return out
 
 
+def veil_law(printed: np.ndarray, best: np.ndarray, read: np.ndarray) -> float:
+    """How a true match's distance grows with the veil in this photo: the power of the
+    print's share (``printed``, K) that the distances (``best``, K) of the cards read as
+    patterned fixed faces (``read``) follow, between -2 (what is left of a pattern over
+    noise that the veil brings falls as the square of its share) and 0 (a veil of light
+    alone, which the planes take off: no further)."""
+    x, y = np.log(np.maximum(printed[read], 1e-3)), np.log(np.maximum(best[read], 1e-6))
+    if (x < np.log(0.95)).sum() < 4:
+        return 0.0
+    x = x - x.mean()
+    return float(np.clip((x * (y - y.mean())).sum() / max(float((x * x).sum()), 1e-9),
+                         -2.0, 0.0))
+
+
+def plain_face(templates: templates.Templates) -> int:
+    """The fixed face (its index in :data:`FIXED`) whose pictures have the least pattern."""
+    labels = np.array(templates.labels)
+    energy = [float((templates.features[labels == f] ** 2).mean(1).min())
+              if (labels == f).any() else np.inf for f in FIXED]
+    return int(np.argmin(energy))
+
+
 def plain_print(printed: np.ndarray, nearest: np.ndarray, means: np.ndarray,
                 templates: templates.Templates) -> np.ndarray:
     """The print's share of each card's light (``printed``, K, from :func:`veiled`) once
@@ -387,13 +409,11 @@ def plain_print(printed: np.ndarray, nearest: np.ndarray, means: np.ndarray,
     has = [(labels == f).any() for f in FIXED]
     tone = np.array([templates.means[labels == f].mean(1).max() if h else np.inf
                      for f, h in zip(FIXED, has, strict=True)] + [np.inf])
-    energy = np.array([(templates.features[labels == f] ** 2).mean(1).min() if h
-                       else np.inf for f, h in zip(FIXED, has, strict=True)])
     face = nearest.argmin(1)
     bright = np.maximum(means.mean(1), 1e-3)
     clear = (face < len(FIXED)) & (printed >= 1.0)
     gain = float(np.median(bright[clear] / tone[face[clear]])) if clear.any() else 1.0
-    plain = face == int(energy.argmin())
+    plain = face == plain_face(templates)
     out: np.ndarray = np.where(plain, np.minimum(printed, gain * tone[face] / bright),
                                printed)
     return out
@@ -571,9 +591,15 @@ class PooDiversReader:
         printed = plain_print(printed, nearest, means, templates)
         # and a true match of a card that much veiled lies that much further from its
         # picture (what is left of its pattern over the noise falls as the square of the
-        # print's share), while an object lies no nearer a face: its object margin moves out
+        # print's share), while an object lies no nearer a patterned face: the object
+        # margin of a card nearest a patterned face moves out (a faint pattern lies as near
+        # the plain face as its own: a veiled object nears the plain face too)
+        face = nearest.argmin(1)
+        moved = (nearest[:, :len(FIXED)].argmin(1) != plain_face(templates))
+        law = veil_law(printed, nearest.min(1), (face < len(FIXED)) & moved)
         each_unlike = object_margins(templates, self.margins,
-                                     photo_true / np.maximum(printed, 1e-3) ** 2,
+                                     photo_true * np.where(moved, np.maximum(printed, 1e-3),
+                                                           1.0) ** law,
                                      (density[1], density[3]))
         values, nearest = faces_apart(dist, templates.labels, each_unlike)
         nearest_f = faces_apart(dist_f, templates.labels, each_unlike)[1]
