@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from companion.games.poodivers.layout import rows_of
@@ -53,3 +54,18 @@ def test_a_face_under_the_reflection_is_its_face_not_an_object(photo: str,
     for cell in cells:
         assert shot["cells"][cell] in ("sleeper", "closed")
         assert reading.cells[cell] == shot["cells"][cell], (cell, reading.candidates[cell])
+
+
+def test_the_veil_law_is_measured_in_the_photo() -> None:
+    """How far a true match moves with the veil is the photo's own: distances that grow
+    as the print's share squared give -2, distances the veil leaves alone 0, and a photo
+    with too few veiled cards to say anything 0."""
+    rng = np.random.default_rng(5)
+    printed = np.concatenate([np.ones(30), rng.uniform(0.4, 0.95, 20)])
+    read = np.ones(len(printed), bool)
+    squared = 0.1 * printed ** -2 * np.exp(rng.normal(0, 0.05, len(printed)))
+    assert poodivers.veil_law(printed, squared, read) == pytest.approx(-2.0, abs=0.1)
+    level = 0.1 * np.exp(rng.normal(0, 0.05, len(printed)))
+    assert abs(poodivers.veil_law(printed, level, read)) < 0.2
+    few = np.where(np.arange(len(printed)) < 47, 1.0, 0.5)
+    assert poodivers.veil_law(few, 0.1 * few ** -2, read) == 0.0
