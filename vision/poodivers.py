@@ -473,9 +473,9 @@ class PooDiversReader:
         x0, y0, pitch_x, pitch_y = grid.x0, grid.y0, grid.px, grid.py
         # what each channel shows: a pixel clipped in one channel (a warm lamp clips red
         # first) still shows the others; glare found by its soft edges shows none
-        at_sensor_top = cv2.resize((view.rectified >= lighting.CLIP).astype(np.float32),
-                                   low.shape[1::-1], interpolation=cv2.INTER_AREA)
-        each_shows = (at_sensor_top < 0.5) & ~(light.unknown & (clip < 0.5))[:, :, None]
+        channel_top = cv2.threshold(view.rectified, lighting.CLIP - 1, 255, cv2.THRESH_BINARY)[1]
+        channel_top = cv2.resize(channel_top, low.shape[1::-1], interpolation=cv2.INTER_AREA)
+        each_shows = (channel_top < 128) & ~(light.unknown & (clip < 0.5))[:, :, None]
         known = matching.prepare(each_shows.astype(np.float32), FEATURE_PX_PER_MM)
         cells = [(c, r) for r, row in enumerate(rows) for c, mark in enumerate(row)
                  if mark == "#"]
