@@ -65,3 +65,21 @@ def test_a_step_and_a_line_both_are_edges() -> None:
     step = edges.strength(image, np.array([15.0, 5.0]), (10.0, 30.0), "right")
     line = edges.strength(image, np.array([0.0, 5.0]), (10.0, 30.0), "right")
     assert flat < 1e-6 < 0.1 < step and line > 0.1
+
+
+def test_a_card_washed_out_shows_its_corners_and_bare_mat_beside_a_card_none() -> None:
+    """A card whose pattern the lamp's reflection washes out matches no section, but its
+    outline shows: each of its four cells shows a corner of it (two sides that meet, both
+    facing cells not found). Bare mat beside a card shows that card's edge on the side
+    facing it only, and bare mat further out none."""
+    image = photo([(1, 1), (4, 1), (1, 3)])
+    plain = np.zeros(12, bool)
+    found = {(1, 1): 0, (2, 1): 1, (1, 2): 2, (2, 2): 3,  # card 0 at (1, 1)
+             (1, 3): 4, (2, 3): 5, (1, 4): 6, (2, 4): 7}  # card 1 at (1, 3)
+    # card 2 at (4, 1) is washed out: the peel left its cells bare; the bare cells
+    # between it and card 0 show an edge on each side (facing a card), none that meet
+    out = edges.cornered(found, CELLS, CORNERS, SECTION, image, plain)
+    assert sorted(out) == [(4, 1), (4, 2), (5, 1), (5, 2)]
+    # without it, its place is bare mat: no corner anywhere
+    assert edges.cornered(found, CELLS, CORNERS, SECTION, photo([(1, 1), (1, 3)]),
+                          plain) == []
