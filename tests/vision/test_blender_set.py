@@ -47,8 +47,8 @@ def test_the_set_holds_a_user_s_files_and_its_truth() -> None:
         assert (SET / shot["file"]).is_file() and shot["cells"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: the readers of 2026-12-03 (evening) read "
-                   "about 10 % (Shoal: cards under the lamp's reflection) and 4.0 % (Tokyo "
+@pytest.mark.xfail(strict=True, reason="issue 12: the readers of 2026-12-04 read "
+                   "about 8 % (Shoal: cards under the lamp's reflection) and 4.0 % (Tokyo "
                    "Poo Divers: "
                    "cards brightened by the lamp's reflection, read as objects) of this "
                    "set's cells wrong (README, Vision); remove this mark once they meet "
@@ -158,11 +158,11 @@ def test_no_score_is_taken_from_a_photo_with_unsure_cells(
     assert "--layout" in err and "Traceback" not in err
 
 
-SHOAL_NOW = (0.12, 0.06, 0.02)
-"""What the Shoal reader of 2026-12-02 does on the whole set, rounded up (in the
-benchmark: 9.5 % of cells wrong, 4.8 % wrong and not listed as unsure, 1.7 % not named
-as hidden by glare either): the bound it must not fall back from while :data:`BOUND` is
-not yet met."""
+SHOAL_NOW = (0.08, 0.005, 0.005)
+"""What the Shoal reader of 2026-12-04 does on the whole set read here (17 of 231 cells
+wrong, 7.4 %; one of them, 0.4 %, neither listed as unsure nor named as hidden by glare;
+in the benchmark, which reads each photo as :func:`as_sent`, 19 of 231), rounded up: the
+bound it must not fall back from while :data:`BOUND` is not yet met."""
 
 
 def test_the_shoal_reader_does_not_fall_back_on_the_whole_set() -> None:
