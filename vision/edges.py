@@ -115,7 +115,9 @@ class Outline:
         """Whether cell ``c`` (not found) shows a card's corner (:func:`cornered`)."""
         if self.edge is None or c in self.found:
             return False
-        sharp = {k for k, v in self.sides(c, tuple(SIDES)).items() if v > self.edge}
+        inward = tuple(side for side, (dx, dy) in SIDES.items()
+                       if (c[0] + dx, c[1] + dy) in self.index)
+        sharp = {k for k, v in self.sides(c, inward).items() if v > self.edge}
         return bool(sharp & {"top", "bottom"}) and bool(sharp & {"left", "right"})
 
 
@@ -135,7 +137,8 @@ def cornered(found: dict[Cell, int], cells: list[Cell], corners_mm: np.ndarray,
              size_mm: tuple[float, float], rectified: np.ndarray, plain: np.ndarray
              ) -> list[Cell]:
     """The cells not ``found`` that show a card's corner: its outline on two sides that
-    meet (a top or bottom and a left or right), both facing cells not found, each
+    meet (a top or bottom and a left or right), both facing cells of ``cells`` not found
+    (not the mat's edge band or a marker, whose outlines meet in corners too), each
     sharper than the photo's split between a card edge and none (:class:`Outline`).
 
     Bare mat beside a card shows that card's edge on the side facing it only; a card
