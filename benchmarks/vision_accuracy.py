@@ -12,7 +12,8 @@ wrong, missed or made up, over true cells), exact layouts and refusals, with ms 
 ``cpu_ms_*``: the goal is in milliseconds of one core, and another program on the
 machine slows the wall time only). The Blender set (``tests/vision/blender``) is read
 the same way, and so are a second and a third (``benchmarks/blender-seed2``,
-``benchmarks/blender-seed3``) that no test reads.
+``benchmarks/blender-seed3``) that no test reads; ``--blender`` reads others instead
+(``--blender /work/sets/blender-seed4``: any folder ``render_blender.py`` wrote), or none.
 Then it times ``companion vision read`` as a whole process (start-up, file loading,
 reading, JSON out) on ``--cli`` photos, one process at a time and two at once.
 It tallies how often cells are right at each confidence (``calibration``: a cell read at
@@ -60,6 +61,9 @@ rendered after every change it is measured on; since then changes are checked on
 BLENDER_SEED3 = Path(__file__).resolve().parent / "blender-seed3"
 """A third (``render_blender.py --seed 3``), rendered at the start of the evening of 3
 December and read by no change of that session until its end: held out."""
+BLENDER_SETS = {"blender": BLENDER, "blender_seed2": BLENDER_SEED2,
+                "blender_seed3": BLENDER_SEED3}
+"""The committed physically based sets by the key the benchmark's JSON gives each."""
 LAYOUTS = sorted(named())
 GAMES = ("shoal", "poodivers")
 Read = Callable[[np.ndarray], Reading]
@@ -197,6 +201,14 @@ def synth_cases(table: Table, tier: str, game: str, n: int, seed: int
         yield scene.photo, scene.cells, readers[layout].read
 
 
+def blender_key(folder: Path) -> str:
+    """The JSON key of a physically based set: its committed name, else its folder's."""
+    for key, known in BLENDER_SETS.items():
+        if folder.resolve() == known.resolve():
+            return key
+    return "blender_" + folder.name.replace("-", "_").removeprefix("blender_")
+
+
 def blender_cases(game: str, folder: Path = BLENDER
                   ) -> Iterable[tuple[np.ndarray, dict[str, str], Read]]:
     truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
@@ -247,7 +259,13 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--styles", nargs="*", default=sorted(STYLES), choices=sorted(STYLES))
     p.add_argument("--games", nargs="*", default=list(GAMES), choices=GAMES)
+    p.add_argument("--blender", nargs="*", type=Path, default=list(BLENDER_SETS.values()),
+                   help="physically based sets to read (folders with truth.json); "
+                        "the three committed ones unless given")
     args = p.parse_args()
+    for folder in args.blender:
+        if not (folder / "truth.json").is_file():
+            p.error(f"{folder} has no truth.json: give a folder that render_blender.py wrote")
     cv2.setNumThreads(1)
     out: dict[str, Any] = {
         "seed": args.seed, "n": args.n, "photo": list(synth.PHOTO_SIZE),
@@ -275,12 +293,11 @@ def main() -> None:
                                 for game, tiers in by_tier.items()}
         out["calibration"] = {game: calibration([r for parts in tiers.values() for r in parts])
                               for game, tiers in by_tier.items()}
-        for key, folder in (("blender", BLENDER), ("blender_seed2", BLENDER_SEED2),
-                            ("blender_seed3", BLENDER_SEED3)):
-            if (folder / "truth.json").is_file():
-                out[key] = {game: measure(blender_cases(game, folder)) for game in args.games}
-                out[f"calibration_{key}"] = {game: calibration([r])
-                                             for game, r in out[key].items()}
+        for folder in args.blender:
+            key = blender_key(folder)
+            out[key] = {game: measure(blender_cases(game, folder)) for game in args.games}
+            out[f"calibration_{key}"] = {game: calibration([r])
+                                         for game, r in out[key].items()}
         if args.cli and "shoal" in args.games:
             table = tables.get("offwhite") or next(iter(tables.values()))
             out["cli"] = {"style": table.style.name, **cli_timing(table, Path(tmp), args.cli)}

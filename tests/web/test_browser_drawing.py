@@ -40,7 +40,7 @@ def test_the_log_is_drawn_when_it_comes_near_the_screen(server: Server,
     assert page.evaluate(DRAWN, '#board section[data-player="Ann"] .sh-sec') is True
     page.locator("#log").scroll_into_view_if_needed()
     assert page.evaluate(DRAWN, "#log li") is True
-    assert page.locator("#log li").first.inner_text().startswith("Dan laid")
+    assert page.locator("#log li").first.inner_text().startswith("Dan started the shoal with")
     screenshot(page, "drawing-phone-log-scrolled-to")
 
 

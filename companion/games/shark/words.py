@@ -54,8 +54,9 @@ def _place(before: SharkState, action: Action, after: SharkState) -> str:
     cell = Cell.parse(action.get("cell"))       # the rules accepted it
     building = after.buildings.get(cell) or action.get("company")
     text = f"built a {building} building at {cell}"
-    news = [f"the takeover removes {plural(n - before.removed[c], f'{c} building')}"
-            for c, n in after.removed.items() if n > before.removed.get(c, 0)]
+    removed = [plural(n - before.removed.get(c, 0), f"{c} building")
+               for c, n in after.removed.items() if n > before.removed.get(c, 0)]
+    news = [f"the takeover removes {listed(removed)}"] if removed else []
     news += _changes(before, after)
     if news:
         text += f": {listed(news)}"

@@ -19,19 +19,35 @@ if TYPE_CHECKING:
 
 def _play(before: ShoalState, action: Action, after: ShoalState) -> str:
     who = before.player
-    at = action.get("at")
-    where = f"[{at[0]}, {at[1]}]" if isinstance(at, list | tuple) and len(at) == 2 else at
+    x, y = action["at"]                         # the rules accepted it: two whole numbers
     fish = count(after.shoals[who], FISH)
     laid = len(after.plays[who])
-    return (f"laid {action.get('card')} at {where}: {plural(laid, 'card')} laid, "
-            f"{plural(fish, 'fish', 'fish')} in view")
+    return (f"{where_laid(action.get('card'), x, y, first=laid == 1)}: "
+            f"{plural(laid, 'card')} laid, {plural(fish, 'fish', 'fish')} in view")
+
+
+def where_laid(card: object, x: int, y: int, first: bool) -> str:
+    """Where a card went, from the player's first card, as a player would point.
+
+    ``"started the shoal with F22"``, ``"laid F07 on the first card"``,
+    ``"laid F12 1 section right and 2 down from the first card"``.
+    """
+    if first:
+        return f"started the shoal with {card}"
+    ways = [(x, "right" if x > 0 else "left"), (y, "down" if y > 0 else "up")]
+    steps = [(abs(n), way) for n, way in ways if n]
+    if not steps:
+        return f"laid {card} on the first card"
+    words = [f"{plural(n, 'section')} {way}" if i == 0 else f"{n} {way}"
+             for i, (n, way) in enumerate(steps)]
+    return f"laid {card} {' and '.join(words)} from the first card"
 
 
 PHRASES: dict[str, Callable[[ShoalState, Action, ShoalState], str]] = {"play": _play}
 
 
 def describe(before: ShoalState, action: Action, after: ShoalState) -> str:
-    """``"Ann laid F07 at [1, 0]: 2 cards laid, 9 fish in view."``"""
+    """``"Ann laid F07 1 section right from the first card: 2 cards laid, 9 fish in view."``"""
     text = f"{before.player} {PHRASES[str(action.get('type'))](before, action, after)}."
     if after.over and not before.over:
         text += f" The game is over: every player has laid {len(after.plays[before.player])} cards."

@@ -15,7 +15,16 @@ from companion.engine import IllegalAction
 from companion.games.shark import GAME, words
 from companion.grid import Cell
 from companion.words import money
-from tests.games.shark.position import build, drawn, forced, forced_sale_position, holding, started
+from tests.games.shark.position import (
+    build,
+    drawn,
+    forced,
+    forced_sale_position,
+    holding,
+    place,
+    roll,
+    started,
+)
 from tests.support.words import CODE, ENGINE
 
 FORCED = re.compile(r"^(\w+) sold (\d+) (red|blue|green|yellow) at \$[\d,]+ to cover a "
@@ -177,3 +186,13 @@ def test_the_money_in_the_view_is_in_the_banker_s_words() -> None:
     state = forced_sale_position()
     assert GAME.view(state)["pending"]["for"] == (
         "green's price fell from $3,000 to $0: 2 shares \u00d7 $3,000")
+
+
+def test_a_takeover_of_two_companies_is_said_once() -> None:
+    game = games.get("shark")
+    state = drawn(started(stocks=["red", "blue", "yellow"]), "rrr.b", "...y.", at="A5")
+    rolled = game.apply(state, roll("red", state.board.areas[Cell.parse("D5")]))
+    after = game.apply(rolled, place("D5", "red"))
+    text = game.describe(rolled, place("D5", "red"), after)
+    assert text.count("the takeover removes") == 1, text
+    assert "the takeover removes 1 blue building and 1 yellow building" in text, text

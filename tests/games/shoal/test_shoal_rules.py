@@ -11,6 +11,7 @@ from companion.engine import BadSetup, IllegalAction, Malformed, replay
 from companion.games import get
 from companion.games.shoal.layout import from_cells
 from companion.games.shoal.rules import GAME
+from companion.games.shoal.words import where_laid
 from companion.store import Store
 from companion.table import Table
 from tests.games.shoal.helpers import RULEBOOK
@@ -62,12 +63,12 @@ def test_the_log_says_the_card_the_cards_laid_and_the_fish_in_view() -> None:
     start = GAME.new(["Ann", "Ben"], {"goal": "G1"})
     first = GAME.apply(start, actions[0])
     assert GAME.describe(start, actions[0], first) == (
-        "Ann laid F22 at [0, 0]: 1 card laid, 4 fish in view.")
+        "Ann started the shoal with F22: 1 card laid, 4 fish in view.")
     before = replay(GAME, start, actions[:-1])
     end = GAME.apply(before, actions[-1])
     assert GAME.describe(before, actions[-1], end) == (
-        "Ben laid F12 at [1, 2]: 10 cards laid, 33 fish in view. The game is over: every "
-        "player has laid 10 cards.")
+        "Ben laid F12 1 section right and 2 down from the first card: 10 cards laid, 33 "
+        "fish in view. The game is over: every player has laid 10 cards.")
 
 
 def test_unknown_action_type() -> None:
@@ -123,3 +124,12 @@ def test_view_of_a_finished_game() -> None:
     assert summary["over"] is True and summary["current"] is None
     assert summary["scores"]["Ann"] == 27
     assert summary["winners"] == [max(summary["scores"], key=summary["scores"].get)]
+
+
+def test_the_log_says_where_a_card_went_as_a_player_would_point() -> None:
+    assert where_laid("F03", 0, 0, first=True) == "started the shoal with F03"
+    assert where_laid("F03", 0, 0, first=False) == "laid F03 on the first card"
+    assert where_laid("F03", -2, 0, first=False) == "laid F03 2 sections left from the first card"
+    assert where_laid("F03", 0, -1, first=False) == "laid F03 1 section up from the first card"
+    assert where_laid("F03", 1, -3, first=False) == (
+        "laid F03 1 section right and 3 up from the first card")
