@@ -55,6 +55,72 @@ def strength(rectified: np.ndarray, corner_mm: np.ndarray, size_mm: tuple[float,
     return float(np.sqrt((step * step).sum(-1)).max())
 
 
+class Outline:
+    """The sides of a photo's cells, measured against what a card edge and no edge
+    measure in the same photo: the outer sides of sections with fish (``plain``: per
+    section column, none) of the cells ``found`` facing bare mat are card edges, the
+    sides between two bare cells are none, and a side shows an edge when it is nearer
+    the first than the second, on a scale of ratios (their geometric mean: how sharp an
+    edge is scales with the light). ``edge`` is ``None`` when the photo has fewer than
+    :data:`LEAST` sides of either kind to compare. Each side is measured once."""
+
+    def __init__(self, found: dict[Cell, int], cells: list[Cell], corners_mm: np.ndarray,
+                 size_mm: tuple[float, float], rectified: np.ndarray, plain: np.ndarray
+                 ) -> None:
+        self.found, self.cells, self.plain = found, cells, plain
+        self.corners_mm, self.size_mm, self.rectified = corners_mm, size_mm, rectified
+        self.index = {c: k for k, c in enumerate(cells)}
+        self._measured: dict[tuple[Cell, str], float] = {}
+        card = [v for c, col in found.items() if not plain[col]
+                for v in self.sides(c, OUTER[col % 4]).values()]
+        none = [v for c in cells if c not in found
+                for v in self.sides(c, ("right", "bottom")).values()]
+        self.edge: float | None = None
+        if len(card) >= LEAST and len(none) >= LEAST:
+            self.edge = float(np.sqrt(max(float(np.median(card)), 1e-6)
+                                      * max(float(np.median(none)), 1e-6)))
+
+    def sides(self, c: Cell, sides: tuple[str, ...]) -> dict[str, float]:
+        """How sharp each of ``sides`` of cell ``c`` that faces a cell not found (bare,
+        or beyond the cells read: the mat's edge, where no card is read either) is."""
+        out = {}
+        for side in sides:
+            dx, dy = SIDES[side]
+            if (c[0] + dx, c[1] + dy) in self.found:
+                continue
+            v = self._measured.get((c, side))
+            if v is None:
+                v = strength(self.rectified, self.corners_mm[self.index[c]], self.size_mm,
+                             side)
+                self._measured[(c, side)] = v
+            if not np.isnan(v):
+                out[side] = v
+        return out
+
+    def outlined(self) -> dict[Cell, int]:
+        """The cells found less the plain sections that show no card edge on any of
+        their outer sides facing bare mat (:func:`outlined`); those found after are
+        these."""
+        if self.edge is None:
+            return self.found
+        out = {}
+        for c, col in self.found.items():
+            sides = list(self.sides(c, OUTER[col % 4]).values()) if self.plain[col] else []
+            if not sides or max(sides) > self.edge:
+                out[c] = col
+        self.found = out
+        return out
+
+    def cornered(self, c: Cell) -> bool:
+        """Whether cell ``c`` (not found) shows a card's corner (:func:`cornered`)."""
+        if self.edge is None or c in self.found:
+            return False
+        inward = tuple(side for side, (dx, dy) in SIDES.items()
+                       if (c[0] + dx, c[1] + dy) in self.index)
+        sharp = {k for k, v in self.sides(c, inward).items() if v > self.edge}
+        return bool(sharp & {"top", "bottom"}) and bool(sharp & {"left", "right"})
+
+
 def outlined(found: dict[Cell, int], cells: list[Cell], corners_mm: np.ndarray,
              size_mm: tuple[float, float], rectified: np.ndarray, plain: np.ndarray
              ) -> dict[Cell, int]:
@@ -63,32 +129,21 @@ def outlined(found: dict[Cell, int], cells: list[Cell], corners_mm: np.ndarray,
     sides facing bare mat (a cell not found: one of ``cells``, or beyond them, towards
     the mat's edge, where no card is read either; ``corners_mm``: each cell's top-left
     where it matched best, rectified mm). None left out when the photo has fewer than
-    :data:`LEAST` sides of either kind to compare.
+    :data:`LEAST` sides of either kind to compare (:class:`Outline`)."""
+    return Outline(found, cells, corners_mm, size_mm, rectified, plain).outlined()
 
-    What an edge is in this photo is measured in it: the outer sides of sections with
-    fish facing bare mat are card edges, the sides between two bare cells are none. A
-    side shows an edge when it is nearer the first than the second, on a scale of
-    ratios (their geometric mean: how sharp an edge is scales with the light)."""
-    index = {c: k for k, c in enumerate(cells)}
 
-    def facing_bare(c: Cell, sides: tuple[str, ...]) -> list[float]:
-        out = []
-        for side in sides:
-            dx, dy = SIDES[side]
-            n = (c[0] + dx, c[1] + dy)
-            if n not in found:  # bare, or beyond the cells read (the mat's edge): no card
-                out.append(strength(rectified, corners_mm[index[c]], size_mm, side))
-        return [v for v in out if not np.isnan(v)]
+def cornered(found: dict[Cell, int], cells: list[Cell], corners_mm: np.ndarray,
+             size_mm: tuple[float, float], rectified: np.ndarray, plain: np.ndarray
+             ) -> list[Cell]:
+    """The cells not ``found`` that show a card's corner: its outline on two sides that
+    meet (a top or bottom and a left or right), both facing cells of ``cells`` not found
+    (not the mat's edge band or a marker, whose outlines meet in corners too), each
+    sharper than the photo's split between a card edge and none (:class:`Outline`).
 
-    card = [v for c, col in found.items() if not plain[col]
-            for v in facing_bare(c, OUTER[col % 4])]
-    none = [v for c in cells if c not in found for v in facing_bare(c, ("right", "bottom"))]
-    if len(card) < LEAST or len(none) < LEAST:
-        return found
-    edge = float(np.sqrt(max(float(np.median(card)), 1e-6) * max(float(np.median(none)), 1e-6)))
-    out = {}
-    for c, col in found.items():
-        sides = facing_bare(c, OUTER[col % 4]) if plain[col] else []
-        if not sides or max(sides) > edge:
-            out[c] = col
-    return out
+    Bare mat beside a card shows that card's edge on the side facing it only; a card
+    whose pattern the lamp's reflection washes out, so that no section matches it, still
+    shows its outline where the reflection does not reach, and each of its sections lies
+    at one of its corners."""
+    outline = Outline(found, cells, corners_mm, size_mm, rectified, plain)
+    return [c for c in cells if outline.cornered(c)]

@@ -9,6 +9,8 @@ covers that cell and the three right of and below it (:data:`QUADRANTS`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 Cell = tuple[int, int]
@@ -63,20 +65,31 @@ def outshone(sections: np.ndarray, sure: float, values: np.ndarray, plain: np.nd
 
 
 def doubts(cells: list[Cell], found: dict[Cell, int], sections: np.ndarray, split: float,
-           plain: np.ndarray) -> list[Cell]:
+           plain: np.ndarray, cornered: Callable[[Cell], bool] | None = None) -> list[Cell]:
     """The cells the peel left bare that a card may yet lie on: their best correlation
     (``sections``, cells x N) is in the cards' group (above ``split``) and with a section
     that has fish (not ``plain``, N: the bare mat beside a card matches a plain section's
-    edge and frame), and they touch the shoal (their 8 neighbours include a cell found
-    or doubtful). Glare that washes a card out leaves such cells; a player settles them."""
+    edge and frame), or they show a card's corner (``cornered``, asked of the cells that
+    touch the shoal only: :meth:`vision.edges.Outline.cornered`), and they touch the
+    shoal (their 8 neighbours include a cell found or doubtful). Glare that washes a card
+    out leaves such cells; a player settles them."""
     out: list[Cell] = []
     near = set(found)
     best, which = sections.max(1), sections.argmax(1)
-    left = [c for k, c in enumerate(cells)
-            if c not in found and best[k] > split and not plain[which[k]]]
+    fishy = {c for k, c in enumerate(cells)
+             if c not in found and best[k] > split and not plain[which[k]]}
+    looked: set[Cell] = set()
     while True:
-        new = [c for c in left if c not in out and any(
+        touching = [c for c in cells if c not in found and c not in out and any(
             (c[0] + dx, c[1] + dy) in near for dx in (-1, 0, 1) for dy in (-1, 0, 1))]
+        new = []
+        for c in touching:
+            if c in fishy:
+                new.append(c)
+            elif cornered is not None and c not in looked:
+                looked.add(c)
+                if cornered(c):
+                    new.append(c)
         if not new:
             return sorted(out, key=lambda c: (c[1], c[0]))
         out += new
@@ -162,7 +175,7 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,
         place, card = np.unravel_index(int(score.argmax()), score.shape)
         if score[place, card] <= (stop if card_at is None else (stop + bare) / 2):
             if carded is None or card_at is not None:
-                return found
+                return lone_sections(cells, sections, stop, plain, carded, found)
             card_at = carded[at] & on_mat
             continue
         spent[place, card] = True
@@ -170,6 +183,30 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,
             k = int(where[place, q])
             explained[k] = True
             found[cells[k]] = int(card) * 4 + int(q)
+
+
+def lone_sections(cells: list[Cell], sections: np.ndarray, stop: float,
+                  plain: np.ndarray | None, carded: np.ndarray | None,
+                  found: dict[Cell, int]) -> dict[Cell, int]:
+    """``found`` and every cell left of a card's colour (``carded``) that matches a
+    section with fish better than a card must (above ``stop``) and touches the cells
+    found: its card's other sections lie under the lamp's reflection, which washes out
+    their pattern, so no card there scores enough over its four sections; the cell shows
+    that section of it. (Bare paper of some mats matches a section with fish that well:
+    colour tells it from a card.)"""
+    out = dict(found)
+    if carded is None:
+        return out
+    best, which = sections.max(1), sections.argmax(1)
+    left = [k for k in np.argsort(-best, kind="stable") if cells[k] not in out
+            and carded[k] and best[k] > stop and (plain is None or not plain[which[k]])]
+    while True:
+        new = [k for k in left if cells[k] not in out and any(
+            (cells[k][0] + dx, cells[k][1] + dy) in out for dx in (-1, 0, 1) for dy in (-1, 0, 1))]
+        if not new:
+            return out
+        for k in new:
+            out[cells[k]] = int(which[k])
 
 
 def card_priors(order: list[Cell], found: dict[Cell, int], weights: np.ndarray,

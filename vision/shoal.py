@@ -181,8 +181,8 @@ class ShoalReader:
                             np.array(self.templates.labels[1:]), plain)
         stop = (bare + top_score) / 2
         found = peel(cells, sections, stop, bare, plain, carded)
-        found = edges.outlined(found, cells, corners + shift, (sw, sh), rectified,
-                               plain)
+        outline = edges.Outline(found, cells, corners + shift, (sw, sh), rectified, plain)
+        found = outline.outlined()
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")
@@ -210,7 +210,7 @@ class ShoalReader:
             reading.candidates[name] = options
             reading.boxes_mm[name] = boxes[k]
             reading.veil[name] = max(0.0, float(veils[k]))
-        doubtful = doubts(cells, found, sections, split, plain)
+        doubtful = doubts(cells, found, sections, split, plain, outline.cornered)
         for c in doubtful:
             k = index[c]
             name = f"{c[0] - x_min},{c[1] - y_min}"
@@ -353,8 +353,11 @@ def mat_coloured(sections: np.ndarray, means: np.ndarray, still: np.ndarray,
     out = np.where(lift, np.maximum(out, stop), out)
     # a cell clearly not of the mat's colour, nor of the mat whitened by glare (between
     # the mat's colour and the light's), is under some card even when glare leaves no
-    # section matching it: it neither vouches for a card nor vetoes one there
-    covered = (off_glare(cell, mat, cast) > 4 * spread) & ~sure_cells
+    # section matching it: it neither vouches for a card nor vetoes one there. When a
+    # section with fish matches it as well as a card must, its pattern says which card
+    # lies there, and lifting the others to it would unsay that
+    fish_match = np.where(plain[None, :], -np.inf, sections).max(1) >= stop
+    covered = (off_glare(cell, mat, cast) > 4 * spread) & ~sure_cells & ~fish_match
     out = np.where(covered[:, None], np.maximum(out, stop), out)
     # by its colour where the lattice puts it, a cell is under a card when it lies
     # clearly off the mat's colours under glare, or off them and nearer a plain

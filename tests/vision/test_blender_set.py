@@ -47,8 +47,8 @@ def test_the_set_holds_a_user_s_files_and_its_truth() -> None:
         assert (SET / shot["file"]).is_file() and shot["cells"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: the readers of 2026-12-03 (evening) read "
-                   "about 10 % (Shoal: cards under the lamp's reflection) and 4.0 % (Tokyo "
+@pytest.mark.xfail(strict=True, reason="issue 12: the readers of 2026-12-04 read "
+                   "about 8 % (Shoal: cards under the lamp's reflection) and 4.0 % (Tokyo "
                    "Poo Divers: "
                    "cards brightened by the lamp's reflection, read as objects) of this "
                    "set's cells wrong (README, Vision); remove this mark once they meet "
@@ -91,11 +91,14 @@ def test_cards_washed_out_by_the_lamp_are_asked_about_not_left_out() -> None:
         assert cell not in reading.cells and "box_px" in unsure[cell]
 
 
-def test_a_card_the_glare_hides_is_named_and_the_photo_is_to_be_taken_again(
+def test_a_card_the_glare_washes_out_is_asked_about_and_the_photo_to_be_taken_again(
         capsys: pytest.CaptureFixture[str]) -> None:
-    """Photo 04: the lamp's reflection clips nearly all of one card (its frame shows).
-    The reader cannot read it, but names its cells as hidden by glare, and the reading
-    tells the players to take the photo again."""
+    """Photo 04: the lamp's reflection washes out one card at the shoal's edge (two of
+    its channels mostly clipped, its pattern gone; its outline shows where the
+    reflection does not reach). The reader cannot read it, but asks about each of its
+    cells (:func:`vision.edges.cornered`: they were left out silently, or named hidden
+    only), and, as the bare paper clips too, the reading tells the players to take the
+    photo again."""
     shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
                 ["photos"] if s["file"] == "photos/04.jpg")
     table = SET / shot["table"]
@@ -105,8 +108,12 @@ def test_a_card_the_glare_hides_is_named_and_the_photo_is_to_be_taken_again(
     named = moved([*reading.cells, *reading.doubtful, *reading.hidden], *shift)
     missed = {k for k in shot["cells"] if k not in {named[c] for c in reading.cells}}
     assert len(missed) >= 3, "the photo no longer hides a card: pick another"
-    hidden = {named[c] for c in reading.hidden}
-    assert len(missed & hidden) >= 3, f"missed {sorted(missed)}, hidden {sorted(hidden)}"
+    asked = {named[c] for c in reading.doubtful}
+    assert len(missed & asked) >= 3 and missed <= asked, (
+        f"missed {sorted(missed)}, asked about {sorted(asked)}")
+    unsure = {u["cell"]: u for u in reading.to_json()["unsure"]}
+    for cell in reading.doubtful:
+        assert "no-card" in [c["value"] for c in unsure[cell]["candidates"]]
     out = reading.to_json()
     assert out["hidden"] == reading.hidden and not set(reading.hidden) & set(reading.cells)
     assert out["retake"].startswith(f"Glare hides {len(reading.hidden)} cells beside")
@@ -115,6 +122,23 @@ def test_a_card_the_glare_hides_is_named_and_the_photo_is_to_be_taken_again(
                  str(table / "deck"), "--mat", str(table / "mat.json")]) == 0
     assert capsys.readouterr().out.rstrip().endswith(
         "If one does, move the lamp or tilt the camera, then take the photo again.")
+
+
+def test_a_section_whose_card_the_lamp_washes_out_is_read_by_itself() -> None:
+    """Photo 05: the lamp's reflection washes out three sections of the card at the
+    shoal's bottom edge; its fourth (2,4, an angel pair) matches as well as a card must,
+    but the card's mean over all four fell under the stop and the cell was only asked
+    about. It is read now (:func:`vision.peel.lone_sections`), and the photo exactly."""
+    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
+                ["photos"] if s["file"] == "photos/05.jpg")
+    table = SET / shot["table"]
+    reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
+    for photo in (load(SET / shot["file"]), as_sent(load(SET / shot["file"]))):
+        reading = reader.read(photo)
+        bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
+        assert not bad, sorted(bad)
+        names = {v: k for k, v in moved(reading.cells, *shift).items()}
+        assert reading.cells[names["2,4"]] == shot["cells"]["2,4"] == "angel+angel"
 
 
 def test_no_score_is_taken_from_a_photo_with_unsure_cells(
@@ -134,11 +158,11 @@ def test_no_score_is_taken_from_a_photo_with_unsure_cells(
     assert "--layout" in err and "Traceback" not in err
 
 
-SHOAL_NOW = (0.12, 0.06, 0.02)
-"""What the Shoal reader of 2026-12-02 does on the whole set, rounded up (in the
-benchmark: 9.5 % of cells wrong, 4.8 % wrong and not listed as unsure, 1.7 % not named
-as hidden by glare either): the bound it must not fall back from while :data:`BOUND` is
-not yet met."""
+SHOAL_NOW = (0.08, 0.005, 0.005)
+"""What the Shoal reader of 2026-12-04 does on the whole set read here (17 of 231 cells
+wrong, 7.4 %; one of them, 0.4 %, neither listed as unsure nor named as hidden by glare;
+in the benchmark, which reads each photo as :func:`as_sent`, 19 of 231), rounded up: the
+bound it must not fall back from while :data:`BOUND` is not yet met."""
 
 
 def test_the_shoal_reader_does_not_fall_back_on_the_whole_set() -> None:

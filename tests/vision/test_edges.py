@@ -65,3 +65,27 @@ def test_a_step_and_a_line_both_are_edges() -> None:
     step = edges.strength(image, np.array([15.0, 5.0]), (10.0, 30.0), "right")
     line = edges.strength(image, np.array([0.0, 5.0]), (10.0, 30.0), "right")
     assert flat < 1e-6 < 0.1 < step and line > 0.1
+
+
+def test_a_card_washed_out_shows_its_corners_and_bare_mat_beside_a_card_none() -> None:
+    """A card whose pattern the lamp's reflection washes out matches no section, but its
+    outline shows: each of its four cells shows a corner of it (two sides that meet, both
+    facing cells not found). Bare mat beside a card shows that card's edge on the side
+    facing it only, and bare mat further out none. Sides facing beyond the cells read
+    (the mat's edge band, a marker: their outlines meet in corners too) do not count."""
+    image = photo([(0, 1), (3, 1), (0, 3)])
+    plain = np.zeros(12, bool)
+    found = {(0, 1): 0, (1, 1): 1, (0, 2): 2, (1, 2): 3,  # card 0 at (0, 1)
+             (0, 3): 4, (1, 3): 5, (0, 4): 6, (1, 4): 7}  # card 1 at (0, 3)
+    # card 2 at (3, 1) is washed out: the peel left its cells bare; the bare cells
+    # between it and card 0 show an edge on each side (facing a card), none that meet
+    out = edges.cornered(found, CELLS, CORNERS, SECTION, image, plain)
+    assert sorted(out) == [(3, 1), (3, 2), (4, 1), (4, 2)]
+    # without it, its place is bare mat: no corner anywhere
+    assert edges.cornered(found, CELLS, CORNERS, SECTION, photo([(0, 1), (0, 3)]),
+                          plain) == []
+    # with the cells right of it beyond those read, its right side does not count
+    inner = [c for c in CELLS if c[0] < 5]
+    corners = np.array([(i * SECTION[0], j * SECTION[1]) for i, j in inner], float)
+    assert sorted(edges.cornered(found, inner, corners, SECTION, image, plain)) == [
+        (3, 1), (3, 2)]

@@ -114,13 +114,13 @@ def test_a_lone_cell_that_matches_weakly_stays_bare() -> None:
 def test_a_plain_section_alone_at_the_shoal_edge_is_read_by_its_colour() -> None:
     """Card 1 (at (0, 0)) lies under cards 2 and 0 and shows one plain section: by its
     frame it matches less than a card showing one section must, by its colour a card
-    covers it. A cell of a card's colour whose best match has fish, or whose plain match
-    is below the stop, stays bare."""
+    covers it. A cell of a card's colour whose best match has fish (below the stop:
+    above, it is read alone), or whose plain match is below the stop, stays bare."""
     shows = {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3,  # card 0, on top
              (0, 1): 8, (0, 2): 10, (1, 2): 11}           # card 2, under it
     corr = table(shows)
     corr[CELLS.index((0, 0)), 4] = 0.65  # card 1's plain top-left section, alone
-    corr[CELLS.index((3, 2)), 5] = 0.7   # fish, beside the shoal
+    corr[CELLS.index((3, 2)), 5] = 0.55  # fish, beside the shoal, below the stop
     corr[CELLS.index((3, 0)), 6] = 0.55  # plain, below the stop
     plain = np.zeros(12, bool)
     plain[[4, 6]] = True
@@ -265,6 +265,56 @@ def test_glare_on_two_sections_leaves_the_card_to_its_other_two() -> None:
     whitened[glared] = 0.5 * np.array(MAT) + 0.5
     assert peel.peel(CELLS, shoal.mat_coloured(corr, whitened, whitened, *args)[0], 0.6,
                      0.2) == {}
+
+
+def test_a_section_that_matches_alone_is_read_when_the_rest_of_its_card_is_washed_out(
+        ) -> None:
+    """The lamp's reflection washes out three sections of card 1 at (2, 0): its mean over
+    its four sections falls under the stop, but its clear section matches as well as a
+    card must, is of a card's colour and touches the shoal: that cell is read; the
+    washed-out three are not."""
+    shows = {(0, 1): 0, (1, 1): 1, (0, 2): 2, (1, 2): 3}  # card 0 at (0, 1)
+    corr = table(shows, wrong=0.2)
+    corr[CELLS.index((2, 0)), 4] = 0.9  # card 1's top-left; its other three washed out
+    plain = np.zeros(12, bool)
+    carded = np.zeros(len(CELLS), bool)
+    carded[[CELLS.index(c) for c in (*shows, (2, 0))]] = True  # of a card's colour
+    assert peel.peel(CELLS, corr, 0.6, 0.2, plain, carded) == {**shows, (2, 0): 4}
+    # of the mat's colour, it is bare paper that matches fish
+    carded[CELLS.index((2, 0))] = False
+    assert peel.peel(CELLS, corr, 0.6, 0.2, plain, carded) == shows
+    # alone, away from every card read, it is not a shoal
+    carded[:] = True
+    alone = table({}, wrong=0.2)
+    alone[CELLS.index((3, 0)), 4] = 0.9
+    assert peel.peel(CELLS, alone, 0.6, 0.2, plain, carded) == {}
+    # and under the stop it is bare mat
+    corr[CELLS.index((2, 0)), 4] = 0.55
+    assert peel.peel(CELLS, corr, 0.6, 0.2, plain, carded) == shows
+
+
+def test_a_cell_a_section_matches_is_not_lifted_for_no_card_by_its_colour() -> None:
+    """A cell of neither the mat's colour nor the whitened mat's counts for no card and
+    against none (every section lifted to the stop) only when no section matches it as
+    a card must: when one does, its pattern says which card lies there, and the others
+    keep what they score."""
+    places = np.array([(i, j) for i, j in CELLS], float)
+    shows = {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3}
+    corr = table(shows, wrong=0.2)
+    glared = CELLS.index((2, 1))
+    corr[glared] = 0.2
+    corr[glared, 7] = 0.65  # card 1's bottom-right matches, under the veil
+    means = np.array([MAT] * len(CELLS))
+    means[[CELLS.index(c) for c in shows]] = CARD
+    means[glared] = 0.4 * np.array(CARD) + 0.6  # veiled: like no section's colour
+    bare_cells = np.array([c not in shows for c in CELLS])
+    sure = np.array([c in ((1, 0), (2, 0)) for c in CELLS])
+    jitter = means * (1 + 0.002 * np.arange(len(CELLS)))[:, None]
+    args = (np.array([CARD] * 12), bare_cells, sure, 0.2, 0.6, places, np.zeros(12, bool))
+    out = shoal.mat_coloured(corr, jitter, jitter, *args)[0]
+    assert (out[glared] == corr[glared]).all()
+    corr[glared, 7] = 0.5  # under the stop: lifted, whichever card it is
+    assert shoal.mat_coloured(corr, jitter, jitter, *args)[0][glared].min() == 0.6
 
 
 def test_off_glare_measures_colour_unlike_the_mat_mixed_with_the_light() -> None:
