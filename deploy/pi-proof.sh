@@ -178,7 +178,8 @@ serve_is_loud() {
         echo "$out" | grep -q 'browser timer'
 }
 
-# the test runners of the dev extra (the rest of it, ruff, mypy, playwright, is not needed)
+# the test runners of the dev extra and scikit-image, which the vision tests' synthetic
+# tables use (the rest of it, ruff, mypy, playwright, is not needed),
 # and what the firmware tests run MicroPython on: node and npm (Debian's, arm64, as a Pi's
 # `make test` installs them) and the WebAssembly port, `make micropython` in the installed
 # copy. -B: a node_modules copied in with a checkout makes the target look done, and then
@@ -187,7 +188,8 @@ test_tools() {
     local wanted=()
     mapfile -t wanted < <(python3 -c 'import sys, tomllib
 dev = tomllib.load(open(sys.argv[1], "rb"))["project"]["optional-dependencies"]["dev"]
-print("\n".join(r for r in dev if r.startswith(("pytest", "hypothesis"))))' "$SRC/pyproject.toml")
+print("\n".join(r for r in dev if r.startswith(("pytest", "hypothesis", "scikit-image"))))' \
+        "$SRC/pyproject.toml")
     in_root /opt/companion/.venv/bin/pip install --quiet --disable-pip-version-check \
         "${wanted[@]}"
     in_root make -B -C /opt/companion micropython
@@ -213,7 +215,7 @@ step "lgpio import fails there without LG_WD (the fault)" lgpio_fails_without_lg
 step "doctor as the service: BAD timer (no GPIO chip in a chroot)" doctor_is_loud || true
 step "serve as the service: loud fallback to the browser timer" serve_is_loud || true
 if [ $TESTS = 1 ]; then
-    step "pytest and hypothesis in the venv; node, npm and MicroPython (make micropython)" \
+    step "pytest, hypothesis, scikit-image in the venv; node, npm, MicroPython's port" \
         test_tools || true
     port=$ROOT/opt/companion/tests/firmware/board/node_modules/@micropython
     port=$port/micropython-webassembly-pyscript/package.json
