@@ -71,13 +71,17 @@ def deplane(samples: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 
 def deplane_weighted(samples: np.ndarray, weight: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """The same fitted to the known samples only (``weight`` M x n, 0 or 1), and the
+    """The same fitted to the known samples only (``weight`` M x n, 0 or 1; or M x n x c,
+    each channel's own: a pixel clipped in one channel still shows the others), and the
     unknown ones left out (0)."""
+    if weight.ndim == 3:  # each channel's plane over its own known samples
+        return np.concatenate([deplane_weighted(samples[:, :, ch:ch + 1], weight[:, :, ch], q)
+                               for ch in range(samples.shape[2])], 2)
     m, n, c = samples.shape
     qc = _per_channel(q, c)
     flat = samples.reshape(m, n * c)
     out = flat - product(product(flat, qc, False), qc.T, False)
-    some = np.flatnonzero(weight.min(1) < 1)
+    some = np.flatnonzero(~np.asarray(weight, bool).all(1))
     if some.size:  # per box: the 3 x 3 normal equations over its known samples
         w = weight[some].astype(np.float32)
         wc = np.repeat(w, c, axis=1)
@@ -247,7 +251,8 @@ def distances(samples: np.ndarray, templates: Templates, noise: float,
     """Distance (0 alike .. 4 opposite) of every sample (M x n x 3, from :func:`sample`)
     to every template (M x N): both made unit vectors after their planes are removed,
     damped when weaker than :data:`FLOOR` times ``noise`` plus the templates' wear;
-    ``weight`` (M x n, 0 for clipped samples) leaves pixels out."""
+    ``weight`` (M x n, 0 for clipped samples; or M x n x 3, each channel's) leaves
+    pixels out."""
     ww, wh = window(templates.box_mm, templates.inset_mm)
     q = plane_basis(ww, wh)
     m, n = samples.shape[:2]
@@ -263,17 +268,29 @@ def distances(samples: np.ndarray, templates: Templates, noise: float,
     coef = product(whole, _per_channel_f64(ww, wh, samples.shape[2]), False)
     pp = np.maximum(np.einsum("md,md->m", whole, whole) - (coef * coef).sum(1), 0.0)
     d = _unit_distance(pp[:, None], pt, tt, eps2)
-    if weight is not None:  # mostly clipped: compare what there is
-        weight = np.where(weight.mean(1, keepdims=True) < 0.25, 1, weight)
-        part = np.flatnonzero(weight.min(1) < 1)
-        if part.size:  # partly clipped: the plane fitted to, and compared over, what shows
-            w = weight[part]
-            p = deplane_weighted(samples[part], w, q).reshape(len(part), -1)
-            w3 = np.repeat(w, 3, axis=1).reshape(len(part), -1)
-            d[part] = _unit_distance((p * p).sum(1)[:, None], product(p, t.T),
-                                     product(w3, (t * t).T),
-                                     eps2 * np.maximum(w.mean(1), 1e-3)[:, None])
+    part = _partly(weight)
+    if part.size:  # partly clipped: the plane fitted to, and compared over, what shows
+        assert weight is not None
+        w = weight[part]
+        p = deplane_weighted(samples[part], w, q).reshape(len(part), -1)
+        w3 = (np.repeat(w, 3, axis=1) if w.ndim == 2 else w).reshape(len(part), -1)
+        w3 = w3.astype(np.float32)
+        d[part] = _unit_distance((p * p).sum(1)[:, None], product(p, t.T),
+                                 product(w3, (t * t).T),
+                                 eps2 * np.maximum(w3.mean(1), 1e-3)[:, None])
     return d
+
+
+def _partly(weight: np.ndarray | None) -> np.ndarray:
+    """The rows of ``weight`` (M x n or M x n x c, from :func:`_known`) partly clipped:
+    some sample unknown, but at least a quarter known (a box mostly clipped is compared
+    over all of it: what there is)."""
+    if weight is None:
+        return np.zeros(0, np.intp)
+    flat = weight.reshape(len(weight), -1)
+    some = np.flatnonzero(~flat.all(1))
+    out: np.ndarray = some[np.count_nonzero(flat[some], 1) >= 0.25 * flat.shape[1]]
+    return out
 
 
 def _unit_distance(pp: np.ndarray, pt: np.ndarray, tt: np.ndarray,
@@ -297,11 +314,17 @@ def _window_means(samples: np.ndarray, weight: np.ndarray | None, k: int) -> np.
     """Mean colour (K x S x 3) of each box's window at each of S shifts (``samples`` K*S x
     n x 3, as :func:`sample`), over its known samples (``weight``; all of them when fewer
     than a quarter are known), as :func:`box_means`."""
-    if weight is None:
-        out: np.ndarray = samples.mean(1)
-    else:
-        seen = np.where(weight.mean(1, keepdims=True) < 0.25, True, weight)
-        out = np.einsum("mnc,mn->mc", samples, seen.astype(np.float32)) / seen.sum(1)[:, None]
+    n = samples.shape[1]
+    out: np.ndarray = np.einsum("mnc->mc", samples) / n  # numpy's mean over n is slower
+    if weight is not None:
+        part = np.flatnonzero(~weight.reshape(len(weight), -1).all(1))
+        seen = weight[part].astype(np.float32)
+        if seen.ndim == 2:
+            seen = seen[:, :, None]
+        seen = np.broadcast_to(seen, (len(part), *samples.shape[1:]))
+        count = np.einsum("mnc->mc", seen)
+        means = np.einsum("mnc,mnc->mc", samples[part], seen) / np.maximum(count, 1.0)
+        out[part] = np.where(count >= 0.25 * n, means, out[part])
     return out.reshape(k, -1, out.shape[-1])
 
 
@@ -352,7 +375,9 @@ def box_means(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     final = sample(small, corners_mm, box, inset, (0,), outside=outside)
     seen = sample(known, corners_mm, box, inset, (0,), outside=1.0) > 0.5
     seen = np.where(seen.mean(1, keepdims=True) < 0.25, True, seen)
-    out: np.ndarray = (final * seen[:, :, None]).sum(1) / seen.sum(1)[:, None]
+    if seen.ndim == 2:
+        seen = seen[:, :, None]
+    out: np.ndarray = (final * seen).sum(1) / seen.sum(1)
     return out
 
 
@@ -375,7 +400,8 @@ def _unit(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
 def _known(known: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float],
            inset_mm: float, shifts: tuple[int, ...], whole: bool = True) -> np.ndarray | None:
     """Which samples of each box at each shift (as :func:`sample`) are known (``known``
-    above 0.5: not clipped), M*S x n, as ``sample(known, ...) > 0.5`` says; ``None`` when
+    above 0.5: not clipped), M*S x n (x c for a ``known`` of c channels, each channel's
+    own), as ``sample(known, ...) > 0.5`` says; ``None`` when
     nothing is clipped (with ``whole``, also when no box has a clipped pixel in reach).
     Only the boxes with a clipped pixel in reach are cut out window by window."""
     if known.min() > 0.5:
@@ -383,7 +409,10 @@ def _known(known: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float
     ww, wh = window(box_mm, inset_mm)
     tl, span, _ = _reach(corners_mm, inset_mm, shifts)
     h, w = known.shape[:2]
-    table = cv2.integral((known <= 0.5).astype(np.uint8))  # clipped pixels, summed
+    # clipped pixels, summed (in any channel)
+    every = (np.minimum(np.minimum(known[:, :, 0], known[:, :, 1]), known[:, :, 2])
+             if known.ndim == 3 else known)  # known in every channel
+    table = cv2.integral((every <= 0.5).astype(np.uint8))
     x0, y0 = np.clip(tl[:, 0], 0, w), np.clip(tl[:, 1], 0, h)
     x1, y1 = np.clip(tl[:, 0] + ww + span, 0, w), np.clip(tl[:, 1] + wh + span, 0, h)
     hit = np.flatnonzero(table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0] > 0)
@@ -391,13 +420,13 @@ def _known(known: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float
         return None
     size = _grid_size(box_mm, inset_mm)
     count = len(shifts) ** 2
-    out = np.ones((len(tl), count, size[0] * size[1]), bool)
+    out = np.ones((len(tl), count, size[0] * size[1], *known.shape[2:]), bool)
     if hit.size:
         regions, spacing, stride = _regions(known, np.asarray(corners_mm, float)[hit],
                                             box_mm, inset_mm, shifts, 1.0)
-        out[hit] = _windows(regions > 0.5, spacing, stride, len(shifts), size
-                            ).reshape(len(hit), count, -1)
-    return out.reshape(len(tl) * count, -1)
+        windows = _windows(regions > 0.5, spacing, stride, len(shifts), size)
+        out[hit] = windows.reshape(len(hit), count, *out.shape[2:])
+    return out.reshape(len(tl) * count, *out.shape[2:])
 
 
 def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,

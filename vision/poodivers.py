@@ -60,18 +60,28 @@ def object_margin(templates: templates.Templates, margins: calibration.Margins,
     mean): a photo whose true matches spread widely moves the margin out. ``cross``:
     the pictures' distances to each other (:func:`vision.calibration.cross` unless
     given: :class:`Spared` compares over less of a card)."""
+    return float(object_margins(templates, margins, np.array([photo_true]), spreads,
+                                cross)[0])
+
+
+def object_margins(templates: templates.Templates, margins: calibration.Margins,
+                   photo_true: np.ndarray, spreads: tuple[float, float] = (1.0, 1.0),
+                   cross: np.ndarray | None = None) -> np.ndarray:
+    """:func:`object_margin` of each card whose true match would lie at ``photo_true``
+    (K): a veiled card's lies further than the photo's."""
     labels = np.array(templates.labels)
     fixed = np.isin(labels, FIXED)
-    true = max(margins.worn, photo_true)
+    true = np.maximum(margins.worn, photo_true)
     d = calibration.cross(templates) if cross is None else cross
     if fixed.all():  # no object images: as unlike as the fixed faces are to each other
         apart = labels[:, None] != labels[None, :]
-        near = max(float(d[apart].min()), true)
+        near = np.maximum(float(d[apart].min()), true)
     else:
-        near = max(float(d[np.ix_(fixed, ~fixed)].min()), true)
+        near = np.maximum(float(d[np.ix_(fixed, ~fixed)].min()), true)
     s_true, s_wrong = spreads
     w = max(0.5, s_true / (s_true + s_wrong))
-    return float(np.exp(np.log(true) * (1 - w) + np.log(near) * w))
+    out: np.ndarray = np.exp(np.log(true) * (1 - w) + np.log(near) * w)
+    return out
 
 
 def card_colours(means: np.ndarray, pattern: np.ndarray, templates: templates.Templates,
@@ -153,12 +163,19 @@ def everywhere(small: np.ndarray, known: np.ndarray, corners: np.ndarray,
     cube = matching.distances(samples, templates, noise, weight).reshape(k, s, n)
     best = cube.argmin(1)
     pattern = np.take_along_axis(cube, best[:, None, :], 1)[:, 0, :]
-    ok = np.where(seen.mean(1, keepdims=True) < 0.25, True, seen).astype(np.float32)
-    means = (np.einsum("mnc,mn->mc", samples, ok) / ok.sum(1)[:, None]).reshape(k, s, 3)
+    ok = seen.astype(np.float32)
+    if ok.ndim == 2:
+        ok = ok[:, :, None]
+    ok = np.broadcast_to(ok, samples.shape)
+    count = np.einsum("mnc->mc", ok)
+    few = count < 0.25 * samples.shape[1]  # mostly clipped: all of it
+    means = np.where(few, np.einsum("mnc->mc", samples) / samples.shape[1],
+                     np.einsum("mnc,mnc->mc", samples, ok) / np.maximum(count, 1.0))
+    means = means.reshape(k, s, 3)
     return pattern, grid[best], means[np.arange(k)[:, None], best]
 
 
-def faces_apart(dist: np.ndarray, labels: tuple[str, ...], unlike: float
+def faces_apart(dist: np.ndarray, labels: tuple[str, ...], unlike: float | np.ndarray
                 ) -> tuple[tuple[str, ...], np.ndarray]:
     """Each card's distance (K x 4) to each face: closed, blank and sleeper their nearest
     picture's, an object its nearest object picture's or, nearer, the object margin
@@ -172,7 +189,7 @@ def faces_apart(dist: np.ndarray, labels: tuple[str, ...], unlike: float
 
 
 def unlike_every_face(dist: np.ndarray, nearest: np.ndarray, fixed: np.ndarray,
-                      unlike: float) -> np.ndarray:
+                      unlike: float | np.ndarray) -> np.ndarray:
     """The cards read as objects by being unlike every face (``nearest``, K x 4, from
     :func:`faces_apart`: the object margin nearest), not by an object picture nearer than
     the margin (``dist`` K x N, ``fixed`` N: the closed, blank and sleeper pictures)."""
@@ -357,6 +374,28 @@ def veiled(small: np.ndarray, corners: np.ndarray, templates: templates.Template
     return out
 
 
+def veil_law(printed: np.ndarray, best: np.ndarray, read: np.ndarray) -> float:
+    """How a true match's distance grows with the veil in this photo: the power of the
+    print's share (``printed``, K) that the distances (``best``, K) of the cards read as
+    patterned fixed faces (``read``) follow, between -2 (what is left of a pattern over
+    noise that the veil brings falls as the square of its share) and 0 (a veil of light
+    alone, which the planes take off: no further)."""
+    x, y = np.log(np.maximum(printed[read], 1e-3)), np.log(np.maximum(best[read], 1e-6))
+    if (x < np.log(0.95)).sum() < 4:
+        return 0.0
+    x = x - x.mean()
+    return float(np.clip((x * (y - y.mean())).sum() / max(float((x * x).sum()), 1e-9),
+                         -2.0, 0.0))
+
+
+def plain_face(templates: templates.Templates) -> int:
+    """The fixed face (its index in :data:`FIXED`) whose pictures have the least pattern."""
+    labels = np.array(templates.labels)
+    energy = [float((templates.features[labels == f] ** 2).mean(1).min())
+              if (labels == f).any() else np.inf for f in FIXED]
+    return int(np.argmin(energy))
+
+
 def plain_print(printed: np.ndarray, nearest: np.ndarray, means: np.ndarray,
                 templates: templates.Templates) -> np.ndarray:
     """The print's share of each card's light (``printed``, K, from :func:`veiled`) once
@@ -370,13 +409,11 @@ def plain_print(printed: np.ndarray, nearest: np.ndarray, means: np.ndarray,
     has = [(labels == f).any() for f in FIXED]
     tone = np.array([templates.means[labels == f].mean(1).max() if h else np.inf
                      for f, h in zip(FIXED, has, strict=True)] + [np.inf])
-    energy = np.array([(templates.features[labels == f] ** 2).mean(1).min() if h
-                       else np.inf for f, h in zip(FIXED, has, strict=True)])
     face = nearest.argmin(1)
     bright = np.maximum(means.mean(1), 1e-3)
     clear = (face < len(FIXED)) & (printed >= 1.0)
     gain = float(np.median(bright[clear] / tone[face[clear]])) if clear.any() else 1.0
-    plain = face == int(energy.argmin())
+    plain = face == plain_face(templates)
     out: np.ndarray = np.where(plain, np.minimum(printed, gain * tone[face] / bright),
                                printed)
     return out
@@ -434,7 +471,12 @@ class PooDiversReader:
         free[:edge], free[-edge:], free[:, :edge], free[:, -edge:] = False, False, False, False
         grid = poo_grid.find_grid(small, faces.card_mm, rows, free)
         x0, y0, pitch_x, pitch_y = grid.x0, grid.y0, grid.px, grid.py
-        known = matching.prepare((~light.unknown).astype(np.float32), FEATURE_PX_PER_MM)
+        # what each channel shows: a pixel clipped in one channel (a warm lamp clips red
+        # first) still shows the others; glare found by its soft edges shows none
+        channel_top = cv2.threshold(view.rectified, lighting.CLIP - 1, 255, cv2.THRESH_BINARY)[1]
+        channel_top = cv2.resize(channel_top, low.shape[1::-1], interpolation=cv2.INTER_AREA)
+        each_shows = (channel_top < 128) & ~(light.unknown & (clip < 0.5))[:, :, None]
+        known = matching.prepare(each_shows.astype(np.float32), FEATURE_PX_PER_MM)
         cells = [(c, r) for r, row in enumerate(rows) for c, mark in enumerate(row)
                  if mark == "#"]
         corners = np.array([(x0 + c * pitch_x, y0 + r * pitch_y) for c, r in cells])
@@ -446,7 +488,7 @@ class PooDiversReader:
         box, inset = templates.box_mm, templates.inset_mm
         # the share of each card seen (not clipped): what its distances were measured on
         share = (matching.sample(known, corners + shift, box, inset, (0,), outside=1.0)
-                 > 0.5).mean(1)
+                 > 0.5).reshape(len(cells), -1).mean(1)
         colour_scale = 3 * (matching.FLOOR * colour_noise) ** 2
         # a card torn between two fixed faces is sought again, every picture at every
         # 1 mm shift (match sought the fine shifts around the best picture's only)
@@ -495,8 +537,8 @@ class PooDiversReader:
         dist_f, dist_b = pattern + misfit / scale, pattern + bounded / scale
         dist = np.where(clear[:, None], dist_b, dist_f)
         density = calibration.photo_density(dist_f, self.margins.worn)
-        unlike = object_margin(templates, self.margins, float(np.exp(density[0])),
-                               (density[1], density[3]))
+        photo_true = float(np.exp(density[0]))
+        unlike = object_margin(templates, self.margins, photo_true, (density[1], density[3]))
         values, nearest = faces_apart(dist, templates.labels, unlike)
         # like none of the faces is an object only once a glare halo is allowed for
         labels = np.array(templates.labels)
@@ -539,8 +581,6 @@ class PooDiversReader:
             kept = (part + tint)[np.ix_(absent, fixed)] * unlike / margin
             dist[np.ix_(absent, fixed)] = np.minimum(dist[np.ix_(absent, fixed)], kept)
             values, nearest = faces_apart(dist, templates.labels, unlike)
-        nearest_f = faces_apart(dist_f, templates.labels, unlike)[1]
-        nearest_b = faces_apart(dist_b, templates.labels, unlike)[1]
         # a veiled card's light is that much the veil's, not its print's; and a veil's
         # light, which carries no pattern, is itself what makes a card look like none of
         # the faces: a card that is an object only by that says as much as its pattern's
@@ -549,7 +589,22 @@ class PooDiversReader:
         printed = 1.0 - veiled(small, corners + shift, templates, dist, unlike, noise, means,
                                np.array(cells, float))
         printed = plain_print(printed, nearest, means, templates)
-        alone = unlike_every_face(dist, nearest, fixed, unlike)
+        # and a true match of a card that much veiled lies that much further from its
+        # picture (what is left of its pattern over the noise falls as the square of the
+        # print's share), while an object lies no nearer a patterned face: the object
+        # margin of a card nearest a patterned face moves out (a faint pattern lies as near
+        # the plain face as its own: a veiled object nears the plain face too)
+        face = nearest.argmin(1)
+        moved = (nearest[:, :len(FIXED)].argmin(1) != plain_face(templates))
+        law = veil_law(printed, nearest.min(1), (face < len(FIXED)) & moved)
+        each_unlike = object_margins(templates, self.margins,
+                                     photo_true * np.where(moved, np.maximum(printed, 1e-3),
+                                                           1.0) ** law,
+                                     (density[1], density[3]))
+        values, nearest = faces_apart(dist, templates.labels, each_unlike)
+        nearest_f = faces_apart(dist_f, templates.labels, each_unlike)[1]
+        nearest_b = faces_apart(dist_b, templates.labels, each_unlike)[1]
+        alone = unlike_every_face(dist, nearest, fixed, each_unlike)
         seen = share * np.where(alone, printed ** 2, printed)
         reading = Reading("poodivers", {}, {}, view=view)
         free, held = likely(nearest_f, density, seen), likely(nearest_b, density, seen)
