@@ -11,9 +11,9 @@ wrong, missed or made up, over true cells), exact layouts and refusals, with ms 
 (JPEG decode plus reading; p50, p95, as wall time and as this process's CPU time,
 ``cpu_ms_*``: the goal is in milliseconds of one core, and another program on the
 machine slows the wall time only). The Blender set (``tests/vision/blender``) is read
-the same way, and so are a second and a third (``benchmarks/blender-seed2``,
-``benchmarks/blender-seed3``) that no test reads; ``--blender`` reads others instead
-(``--blender /work/sets/blender-seed4``: any folder ``render_blender.py`` wrote), or none.
+the same way, and so are a second, a third and a fourth (``benchmarks/blender-seed2``
+to ``blender-seed4``) that no test reads; ``--blender`` reads others instead (any
+folder ``render_blender.py`` wrote), or none.
 Then it times ``companion vision read`` as a whole process (start-up, file loading,
 reading, JSON out) on ``--cli`` photos, one process at a time and two at once.
 It tallies how often cells are right at each confidence (``calibration``: a cell read at
@@ -61,8 +61,11 @@ rendered after every change it is measured on; since then changes are checked on
 BLENDER_SEED3 = Path(__file__).resolve().parent / "blender-seed3"
 """A third (``render_blender.py --seed 3``), rendered at the start of the evening of 3
 December and read by no change of that session until its end: held out."""
+BLENDER_SEED4 = Path(__file__).resolve().parent / "blender-seed4"
+"""A fourth (``render_blender.py --seed 4``), rendered at the start of 4 December and read
+by no change of that day until its end: held out."""
 BLENDER_SETS = {"blender": BLENDER, "blender_seed2": BLENDER_SEED2,
-                "blender_seed3": BLENDER_SEED3}
+                "blender_seed3": BLENDER_SEED3, "blender_seed4": BLENDER_SEED4}
 """The committed physically based sets by the key the benchmark's JSON gives each."""
 LAYOUTS = sorted(named())
 GAMES = ("shoal", "poodivers")
