@@ -13,7 +13,8 @@
 #    importable from the unit's working directory with the unit's LG_WD (and not without
 #    it), the doctor and `serve` saying loudly that the gpio timer fell back (a chroot has
 #    no GPIO chip);
-# 4. runs the engine, companion, firmware, hardware (GPIOZERO_PIN_FACTORY=mock) and vision
+# 4. runs the engine, companion, firmware (MicroPython's WebAssembly port on Debian's node,
+#    installed by `make micropython`), hardware (GPIOZERO_PIN_FACTORY=mock) and vision
 #    tests there.
 # Each step's result and time go to WORKDIR/summary.txt, everything else to WORKDIR/proof.log.
 set -euo pipefail
@@ -177,14 +178,21 @@ serve_is_loud() {
         echo "$out" | grep -q 'browser timer'
 }
 
-# the test runners of the dev extra (the rest of it, ruff, mypy, playwright, is not needed)
+# the test runners of the dev extra and scikit-image, which the vision tests' synthetic
+# tables use (the rest of it, ruff, mypy, playwright, is not needed),
+# and what the firmware tests run MicroPython on: node and npm (Debian's, arm64, as a Pi's
+# `make test` installs them) and the WebAssembly port, `make micropython` in the installed
+# copy. -B: a node_modules copied in with a checkout makes the target look done, and then
+# neither node nor npm is installed (the test fails "the port is not installed").
 test_tools() {
     local wanted=()
     mapfile -t wanted < <(python3 -c 'import sys, tomllib
 dev = tomllib.load(open(sys.argv[1], "rb"))["project"]["optional-dependencies"]["dev"]
-print("\n".join(r for r in dev if r.startswith(("pytest", "hypothesis"))))' "$SRC/pyproject.toml")
+print("\n".join(r for r in dev if r.startswith(("pytest", "hypothesis", "scikit-image"))))' \
+        "$SRC/pyproject.toml")
     in_root /opt/companion/.venv/bin/pip install --quiet --disable-pip-version-check \
         "${wanted[@]}"
+    in_root make -B -C /opt/companion micropython
 }
 
 tests() {
@@ -207,7 +215,13 @@ step "lgpio import fails there without LG_WD (the fault)" lgpio_fails_without_lg
 step "doctor as the service: BAD timer (no GPIO chip in a chroot)" doctor_is_loud || true
 step "serve as the service: loud fallback to the browser timer" serve_is_loud || true
 if [ $TESTS = 1 ]; then
-    step "pytest and hypothesis in the venv" test_tools || true
+    step "pytest, hypothesis, scikit-image in the venv; node, npm, MicroPython's port" \
+        test_tools || true
+    port=$ROOT/opt/companion/tests/firmware/board/node_modules/@micropython
+    port=$port/micropython-webassembly-pyscript/package.json
+    note "      node $(in_root node --version 2>/dev/null || echo missing), MicroPython's" \
+         "WebAssembly port $(sed -n 's/^ *"version": "\(.*\)",$/\1/p' "$port" 2>/dev/null ||
+                             echo missing)"
     for group in games companion firmware hardware vision; do
         step "tests/$group" tests "tests/$group" || true
         note "      $(grep -E '(passed|failed|error)' "$LOG" | tail -n 1)"

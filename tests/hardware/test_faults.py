@@ -76,6 +76,7 @@ def test_pulled_and_replugged_twice_loses_nothing_from_the_log(
         box.press("START")
         waiter.wait_for("running")
         box.unplug()
+        assert device.wait_link("reconnecting", 5)  # as below: "connected" is the new box
         clock.advance(30)
         waiter.wait_for("expired")  # the host counted Ben's time itself
         assert logged(table, sid, 6).wait(5)
@@ -106,6 +107,10 @@ def test_a_box_pulled_mid_pulse_is_safe_and_the_next_box_claps_on_time(
         box.parts.wait_claps(1)
         box.unplug()  # within the 80 ms pulse
         assert box.parts.solenoid_log[-1][1] is False  # the firmware's safe() on the way out
+        # the host saw the old box go: until it has, "connected" is still the old link, and
+        # a press on the new box before the host's handshake is thrown away by its reset
+        # (on a loaded machine the START below was lost that way: "saw []")
+        assert device.wait_link("reconnecting", 5)
         box.replug()
         assert device.wait_link("connected", 5)
         table.play(sid, {"type": "end_turn"})
