@@ -4,6 +4,7 @@ hid or washed out a section."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -242,21 +243,30 @@ def test_colour_decides_only_where_the_pattern_cannot() -> None:
     assert out[6, 1] == 0.2           # plain, and of the mat's colour: bare mat
 
 
+def veiled(shows: dict[tuple[int, int], int], glared: int | list[int]
+           ) -> tuple[np.ndarray, tuple[Any, ...]]:
+    """The cells' mean colours (the mat's, a card's where ``shows`` lies, ``glared``
+    veiled: like no section's colour; each a little apart) and the rest of
+    :func:`vision.shoal.mat_coloured`'s arguments, the top row's two cells sure."""
+    means = np.array([MAT] * len(CELLS))
+    means[[CELLS.index(c) for c in shows]] = CARD
+    means[glared] = 0.4 * np.array(CARD) + 0.6
+    bare_cells = np.array([c not in shows for c in CELLS])
+    sure = np.array([c in ((1, 0), (2, 0)) for c in CELLS])
+    jitter = means * (1 + 0.002 * np.arange(len(CELLS)))[:, None]
+    places = np.array([(i, j) for i, j in CELLS], float)
+    return jitter, (np.array([CARD] * 12), bare_cells, sure, 0.2, 0.6, places,
+                    np.zeros(12, bool))
+
+
 def test_glare_on_two_sections_leaves_the_card_to_its_other_two() -> None:
     """Cells of a card's colour that glare left matching nothing count as neither card nor
     mat: the card is read from its two clear sections, the glared two follow from it."""
-    places = np.array([(i, j) for i, j in CELLS], float)
     shows = {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3}
     corr = table(shows, wrong=0.2)
     glared = [CELLS.index((1, 1)), CELLS.index((2, 1))]
     corr[glared] = 0.2  # under the glare nothing matches, the true section no better
-    means = np.array([MAT] * len(CELLS))
-    means[[CELLS.index(c) for c in shows]] = CARD
-    means[glared] = 0.4 * np.array(CARD) + 0.6  # veiled: like no section's colour
-    bare_cells = np.array([c not in shows for c in CELLS])
-    sure = np.array([c in ((1, 0), (2, 0)) for c in CELLS])
-    jitter = means * (1 + 0.002 * np.arange(len(CELLS)))[:, None]
-    args = (np.array([CARD] * 12), bare_cells, sure, 0.2, 0.6, places, np.zeros(12, bool))
+    jitter, args = veiled(shows, glared)
     assert peel.peel(CELLS, corr, stop=0.6, bare=0.2) == {}  # by pattern alone: no card
     assert peel.peel(CELLS, shoal.mat_coloured(corr, jitter, jitter, *args)[0], 0.6,
                      0.2) == shows
@@ -298,19 +308,12 @@ def test_a_cell_a_section_matches_is_not_lifted_for_no_card_by_its_colour() -> N
     against none (every section lifted to the stop) only when no section matches it as
     a card must: when one does, its pattern says which card lies there, and the others
     keep what they score."""
-    places = np.array([(i, j) for i, j in CELLS], float)
     shows = {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3}
     corr = table(shows, wrong=0.2)
     glared = CELLS.index((2, 1))
     corr[glared] = 0.2
     corr[glared, 7] = 0.65  # card 1's bottom-right matches, under the veil
-    means = np.array([MAT] * len(CELLS))
-    means[[CELLS.index(c) for c in shows]] = CARD
-    means[glared] = 0.4 * np.array(CARD) + 0.6  # veiled: like no section's colour
-    bare_cells = np.array([c not in shows for c in CELLS])
-    sure = np.array([c in ((1, 0), (2, 0)) for c in CELLS])
-    jitter = means * (1 + 0.002 * np.arange(len(CELLS)))[:, None]
-    args = (np.array([CARD] * 12), bare_cells, sure, 0.2, 0.6, places, np.zeros(12, bool))
+    jitter, args = veiled(shows, glared)
     out = shoal.mat_coloured(corr, jitter, jitter, *args)[0]
     assert (out[glared] == corr[glared]).all()
     corr[glared, 7] = 0.5  # under the stop: lifted, whichever card it is
