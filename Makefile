@@ -31,7 +31,10 @@ $(MICROPYTHON): tests/firmware/board/package-lock.json
 	cd tests/firmware/board && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# node is checked every time too: a checkout copied with its node_modules has the port
+# but not always node.
 micropython: $(MICROPYTHON)
+	@./.ci/ensure-node
 
 # The hub's tests start Debian's Mosquitto themselves (never a downloaded broker).
 broker:
