@@ -15,7 +15,10 @@ from __future__ import annotations
 import os
 import random
 import signal
+import statistics
 import threading
+import time
+from collections import deque
 from pathlib import Path
 
 from tests.web.conftest import PIN, Server
@@ -27,10 +30,11 @@ KILLS = 12
 """SIGKILLs spread at random over the night."""
 
 
-def kill_soon(proc_pid: int, rnd: random.Random) -> threading.Timer:
-    """SIGKILL the server a random few milliseconds from now: usually while the next
-    request is being handled, sometimes between requests."""
-    timer = threading.Timer(rnd.uniform(0.0, 0.008), os.kill, (proc_pid, signal.SIGKILL))
+def kill_soon(proc_pid: int, rnd: random.Random, request_s: float) -> threading.Timer:
+    """SIGKILL the server at a random moment within one request's time from now
+    (``request_s``: how long this night's requests take, measured on this machine, not
+    guessed): mostly while the next request is being handled, sometimes after it."""
+    timer = threading.Timer(rnd.uniform(0.0, request_s), os.kill, (proc_pid, signal.SIGKILL))
     timer.start()
     return timer
 
@@ -44,11 +48,13 @@ def test_every_acknowledged_action_survives_sigkill(tmp_path: Path) -> None:
     killed = maybe_committed = committed = 0
     try:
         sent = 0
+        took: deque[float] = deque(maxlen=50)  # the last requests' times, in seconds
         while sent < ACTIONS:
             timer = None
             if kill_at and sent >= kill_at[0]:
                 kill_at.pop(0)
-                timer = kill_soon(server.proc.pid, rnd)
+                timer = kill_soon(server.proc.pid, rnd, statistics.median(took))
+            start = time.perf_counter()
             try:
                 script.step(client)
                 pending = None
@@ -56,6 +62,7 @@ def test_every_acknowledged_action_survives_sigkill(tmp_path: Path) -> None:
                 pending = script.pending
             sent += 1
             if timer is None:
+                took.append(time.perf_counter() - start)
                 continue
             timer.join()
             server.proc.wait(10)
