@@ -310,7 +310,7 @@ def best_shift(d: np.ndarray, shifts: int) -> tuple[np.ndarray, np.ndarray]:
     return np.take_along_axis(cube, idx[:, None, :], 1)[:, 0, :], idx
 
 
-def _window_means(samples: np.ndarray, weight: np.ndarray | None, k: int) -> np.ndarray:
+def window_means(samples: np.ndarray, weight: np.ndarray | None, k: int) -> np.ndarray:
     """Mean colour (K x S x 3) of each box's window at each of S shifts (``samples`` K*S x
     n x 3, as :func:`sample`), over its known samples (``weight``; all of them when fewer
     than a quarter are known), as :func:`box_means`."""
@@ -348,7 +348,7 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     weight = _known(known, corners_mm, box, inset, SHIFTS_MM, whole=False)
     dist, idx = best_shift(distances(samples, templates, noise, weight), len(coarse))
     rows = np.arange(k)[:, None]
-    means = _window_means(samples, weight, k)[rows, idx]
+    means = window_means(samples, weight, k)[rows, idx]
     first = coarse[idx[np.arange(k), dist.argmin(1)]]
     fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM if dx or dy], float)
     centres = np.asarray(corners_mm, float) + first
@@ -358,7 +358,7 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     near, nidx = best_shift(distances(more, templates, noise, more_w), len(fine))
     better = near < dist
     dist = np.where(better, near, dist)
-    means = np.where(better[:, :, None], _window_means(more, more_w, k)[rows, nidx], means)
+    means = np.where(better[:, :, None], window_means(more, more_w, k)[rows, nidx], means)
     best = dist.argmin(1)
     shift = first + np.where(better[np.arange(k), best][:, None],
                              fine[nidx[np.arange(k), best]], 0.0)

@@ -163,15 +163,7 @@ def everywhere(small: np.ndarray, known: np.ndarray, corners: np.ndarray,
     cube = matching.distances(samples, templates, noise, weight).reshape(k, s, n)
     best = cube.argmin(1)
     pattern = np.take_along_axis(cube, best[:, None, :], 1)[:, 0, :]
-    ok = seen.astype(np.float32)
-    if ok.ndim == 2:
-        ok = ok[:, :, None]
-    ok = np.broadcast_to(ok, samples.shape)
-    count = np.einsum("mnc->mc", ok)
-    few = count < 0.25 * samples.shape[1]  # mostly clipped: all of it
-    means = np.where(few, np.einsum("mnc->mc", samples) / samples.shape[1],
-                     np.einsum("mnc,mnc->mc", samples, ok) / np.maximum(count, 1.0))
-    means = means.reshape(k, s, 3)
+    means = matching.window_means(samples, weight, k)
     return pattern, grid[best], means[np.arange(k)[:, None], best]
 
 
