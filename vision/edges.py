@@ -98,9 +98,11 @@ class Outline:
         return out
 
     def outlined(self) -> dict[Cell, int]:
-        """The cells found less the plain sections that show no card edge on any of
-        their outer sides facing bare mat (:func:`outlined`); those found after are
-        these."""
+        """``found`` (cell -> section column 4n + q, as :func:`vision.peel.peel`) less the
+        plain sections that show no card edge on any of their outer sides facing bare
+        mat (a cell not found: one of ``cells``, or beyond them, towards the mat's edge,
+        where no card is read either); all of them when :attr:`edge` is ``None``. Those
+        found after are these."""
         if self.edge is None:
             return self.found
         out = {}
@@ -112,7 +114,15 @@ class Outline:
         return out
 
     def cornered(self, c: Cell) -> bool:
-        """Whether cell ``c`` (not found) shows a card's corner (:func:`cornered`)."""
+        """Whether cell ``c`` (not found) shows a card's corner: its outline on two sides
+        that meet (a top or bottom and a left or right), both facing cells of ``cells``
+        not found (not the mat's edge band or a marker, whose outlines meet in corners
+        too), each sharper than :attr:`edge`.
+
+        Bare mat beside a card shows that card's edge on the side facing it only; a card
+        whose pattern the lamp's reflection washes out, so that no section matches it,
+        still shows its outline where the reflection does not reach, and each of its
+        sections lies at one of its corners."""
         if self.edge is None or c in self.found:
             return False
         inward = tuple(side for side, (dx, dy) in SIDES.items()
@@ -120,30 +130,3 @@ class Outline:
         sharp = {k for k, v in self.sides(c, inward).items() if v > self.edge}
         return bool(sharp & {"top", "bottom"}) and bool(sharp & {"left", "right"})
 
-
-def outlined(found: dict[Cell, int], cells: list[Cell], corners_mm: np.ndarray,
-             size_mm: tuple[float, float], rectified: np.ndarray, plain: np.ndarray
-             ) -> dict[Cell, int]:
-    """``found`` (cell -> section column 4n + q, as :func:`vision.peel.peel`) less the
-    plain sections (``plain``, per column) that show no card edge on any of their outer
-    sides facing bare mat (a cell not found: one of ``cells``, or beyond them, towards
-    the mat's edge, where no card is read either; ``corners_mm``: each cell's top-left
-    where it matched best, rectified mm). None left out when the photo has fewer than
-    :data:`LEAST` sides of either kind to compare (:class:`Outline`)."""
-    return Outline(found, cells, corners_mm, size_mm, rectified, plain).outlined()
-
-
-def cornered(found: dict[Cell, int], cells: list[Cell], corners_mm: np.ndarray,
-             size_mm: tuple[float, float], rectified: np.ndarray, plain: np.ndarray
-             ) -> list[Cell]:
-    """The cells not ``found`` that show a card's corner: its outline on two sides that
-    meet (a top or bottom and a left or right), both facing cells of ``cells`` not found
-    (not the mat's edge band or a marker, whose outlines meet in corners too), each
-    sharper than the photo's split between a card edge and none (:class:`Outline`).
-
-    Bare mat beside a card shows that card's edge on the side facing it only; a card
-    whose pattern the lamp's reflection washes out, so that no section matches it, still
-    shows its outline where the reflection does not reach, and each of its sections lies
-    at one of its corners."""
-    outline = Outline(found, cells, corners_mm, size_mm, rectified, plain)
-    return [c for c in cells if outline.cornered(c)]

@@ -29,7 +29,7 @@ the top down, by card, not by pixel colour:
    mat's score (a plain section alone at the shoal's edge). A pale card under a warm
    light lies near the mat whitened by glare: a cell off that, if only a little, and
    nearer a plain section's colour is a card's. A plain section must show its card's
-   outline where it faces bare mat (:func:`vision.edges.outlined`): bare mat between
+   outline where it faces bare mat (:meth:`vision.edges.Outline.outlined`): bare mat between
    cards, whose edges fall where a plain section's frame would, shows none on its other
    sides. Cells beside the shoal that glare mostly clips are named as hidden
    (:func:`vision.peel.hidden`): a card there cannot be read, and the reading says to

@@ -96,7 +96,7 @@ def test_a_card_the_glare_washes_out_is_asked_about_and_the_photo_to_be_taken_ag
     """Photo 04: the lamp's reflection washes out one card at the shoal's edge (two of
     its channels mostly clipped, its pattern gone; its outline shows where the
     reflection does not reach). The reader cannot read it, but asks about each of its
-    cells (:func:`vision.edges.cornered`: they were left out silently, or named hidden
+    cells (:meth:`vision.edges.Outline.cornered`: they were left out silently, or named hidden
     only), and, as the bare paper clips too, the reading tells the players to take the
     photo again."""
     shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))

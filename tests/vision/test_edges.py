@@ -32,11 +32,11 @@ def test_a_plain_section_without_its_cards_outline_is_bare_mat() -> None:
     found = {(1, 1): 0, (2, 1): 1, (1, 2): 2, (2, 2): 3,  # card 0 at (1, 1): fish
              (1, 3): 4, (2, 3): 5, (1, 4): 6, (2, 4): 7,  # card 1 at (1, 3): (2, 3) plain
              (3, 2): 8}  # bare mat beside card 0, taken for card 2's plain top-left
-    out = edges.outlined(found, CELLS, CORNERS, SECTION, image, plain)
+    out = edges.Outline(found, CELLS, CORNERS, SECTION, image, plain).outlined()
     assert out == {c: col for c, col in found.items() if c != (3, 2)}
     # with card 2 there, its outline shows and the plain section stays
     image = photo([(1, 1), (1, 3), (3, 2)])
-    assert edges.outlined(found, CELLS, CORNERS, SECTION, image, plain) == found
+    assert edges.Outline(found, CELLS, CORNERS, SECTION, image, plain).outlined() == found
 
 
 def test_a_plain_section_facing_the_mats_edge_must_show_its_outline_there() -> None:
@@ -51,10 +51,10 @@ def test_a_plain_section_facing_the_mats_edge_must_show_its_outline_there() -> N
              (3, 2): 4, (4, 2): 5, (3, 3): 6, (4, 3): 7,  # card 1 at (3, 2): fish
              (3, 1): 8}  # bare mat above card 1, taken for card 2's plain top-left
     image = photo([(1, 1), (3, 2)])
-    out = edges.outlined(found, cells, corners, SECTION, image, plain)
+    out = edges.Outline(found, cells, corners, SECTION, image, plain).outlined()
     assert out == {c: col for c, col in found.items() if c != (3, 1)}
     image = photo([(1, 1), (3, 2), (3, 1)])  # card 2 there, under card 1: it stays
-    assert edges.outlined(found, cells, corners, SECTION, image, plain) == found
+    assert edges.Outline(found, cells, corners, SECTION, image, plain).outlined() == found
 
 
 def test_a_step_and_a_line_both_are_edges() -> None:
@@ -65,6 +65,14 @@ def test_a_step_and_a_line_both_are_edges() -> None:
     step = edges.strength(image, np.array([15.0, 5.0]), (10.0, 30.0), "right")
     line = edges.strength(image, np.array([0.0, 5.0]), (10.0, 30.0), "right")
     assert flat < 1e-6 < 0.1 < step and line > 0.1
+
+
+def cornered(found: dict[tuple[int, int], int], cells: list[tuple[int, int]],
+             corners: np.ndarray, image: np.ndarray, plain: np.ndarray
+             ) -> list[tuple[int, int]]:
+    """The cells of ``cells`` that show a card's corner, in their order."""
+    outline = edges.Outline(found, cells, corners, SECTION, image, plain)
+    return [c for c in cells if outline.cornered(c)]
 
 
 def test_a_card_washed_out_shows_its_corners_and_bare_mat_beside_a_card_none() -> None:
@@ -79,13 +87,10 @@ def test_a_card_washed_out_shows_its_corners_and_bare_mat_beside_a_card_none() -
              (0, 3): 4, (1, 3): 5, (0, 4): 6, (1, 4): 7}  # card 1 at (0, 3)
     # card 2 at (3, 1) is washed out: the peel left its cells bare; the bare cells
     # between it and card 0 show an edge on each side (facing a card), none that meet
-    out = edges.cornered(found, CELLS, CORNERS, SECTION, image, plain)
-    assert sorted(out) == [(3, 1), (3, 2), (4, 1), (4, 2)]
+    assert cornered(found, CELLS, CORNERS, image, plain) == [(3, 1), (4, 1), (3, 2), (4, 2)]
     # without it, its place is bare mat: no corner anywhere
-    assert edges.cornered(found, CELLS, CORNERS, SECTION, photo([(0, 1), (0, 3)]),
-                          plain) == []
+    assert cornered(found, CELLS, CORNERS, photo([(0, 1), (0, 3)]), plain) == []
     # with the cells right of it beyond those read, its right side does not count
     inner = [c for c in CELLS if c[0] < 5]
     corners = np.array([(i * SECTION[0], j * SECTION[1]) for i, j in inner], float)
-    assert sorted(edges.cornered(found, inner, corners, SECTION, image, plain)) == [
-        (3, 1), (3, 2)]
+    assert cornered(found, inner, corners, image, plain) == [(3, 1), (3, 2)]
