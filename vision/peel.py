@@ -22,8 +22,9 @@ FEWER = 0.02
 places that explain a cell equally well, the one that explains more of the photo wins."""
 
 HIDDEN = 0.5
-"""A cell beside the shoal of which less than this share is seen (the rest clipped) is
-hidden by glare (:func:`hidden`): more of a card there is unknown than known."""
+"""A cell beside the shoal of which less than this share is seen (the rest clipped in
+every channel) is hidden by glare (:func:`hidden`): more of a card there is unknown than
+known."""
 
 
 def two_groups(values: np.ndarray) -> tuple[float, float]:
@@ -99,7 +100,8 @@ def doubts(cells: list[Cell], found: dict[Cell, int], sections: np.ndarray, spli
 def hidden(cells: list[Cell], seen: np.ndarray, shoal: set[Cell]) -> list[Cell]:
     """The cells beside the ``shoal`` (the 8 neighbours of its cells, not in it) that
     glare hides: less than :data:`HIDDEN` seen (``seen``, per cell, the share of its
-    samples not clipped), or a cell of a card's place of which, over its four cells,
+    samples not clipped in every channel: one channel left shows a card's outline and
+    print), or a cell of a card's place of which, over its four cells,
     less than that is seen. A card that lay there, under the glare, would not be read;
     every card touches the shoal, so none lies further out."""
     share = dict(zip(cells, seen, strict=True))

@@ -31,9 +31,10 @@ the top down, by card, not by pixel colour:
    nearer a plain section's colour is a card's. A plain section must show its card's
    outline where it faces bare mat (:meth:`vision.edges.Outline.outlined`): bare mat between
    cards, whose edges fall where a plain section's frame would, shows none on its other
-   sides. Cells beside the shoal that glare mostly clips are named as hidden
-   (:func:`vision.peel.hidden`): a card there cannot be read, and the reading says to
-   take the photo again if one lies there.
+   sides. Cells beside the shoal that glare mostly clips in every channel are named as
+   hidden (:func:`vision.peel.hidden`): a card there cannot be read, and the reading says
+   to take the photo again if one lies there (a pixel clipped in one channel still
+   shows the others: a warm lamp on cream paper clips red over half the mat).
 
 No pixel is called card or mat by a colour fixed in advance: the mat's paper and the
 light's colour are measured in each photo, and what a card looks like comes only from
@@ -217,7 +218,10 @@ class ShoalReader:
             reading.doubtful[name] = calibration.posterior(
                 1.0 - sections[k], labels, density, {templates.NO_CARD: 1.0 - stop})
             reading.boxes_mm[name] = self._box(corners[k] + shift[k])
-        seen = matching.sample(known, corners + shift, self.templates.box_mm,
+        # hidden only where the photo shows nothing: a pixel clipped in one channel (a
+        # warm lamp on cream paper clips red over half a mat) still shows the others
+        shows = matching.prepare((~blind(view.rectified)).astype(np.float32), PX_PER_MM)
+        seen = matching.sample(shows, corners + shift, self.templates.box_mm,
                                self.templates.inset_mm, (0,), outside=1.0).mean(1)
         for c in hidden(cells, seen, set(found) | set(doubtful)):
             name = f"{c[0] - x_min},{c[1] - y_min}"
@@ -295,6 +299,14 @@ class ShoalReader:
         sw, sh = self.deck.section_mm
         ox, oy = self.mat.origin_mm
         return float(corner[0] + ox), float(corner[1] + oy), sw, sh
+
+
+def blind(rectified: np.ndarray) -> np.ndarray:
+    """bool, the pixels at the sensor's top in every channel (:data:`vision.lighting.CLIP`):
+    they show nothing, where a pixel clipped in one or two channels shows the others."""
+    b, g, r = cv2.split(rectified)
+    out: np.ndarray = cv2.min(cv2.min(b, g), r) >= lighting.CLIP
+    return out
 
 
 def chroma(colours: np.ndarray) -> np.ndarray:

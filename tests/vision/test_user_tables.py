@@ -117,13 +117,22 @@ def test_a_score_from_a_photo_warns_of_the_cells_glare_hides(
         user_table: Tables, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Bare bright paper clipped by the light beside the shoal: the layout is read and
     scored, and ``companion score shoal`` says which cells glare hides (a card lying
-    there would not be counted)."""
+    there would not be counted) when the paper clips in every channel. Clipped in red
+    only (this bright table's warm cast), green and blue still show it: no warning."""
     table = user_table("bright")
     scene = table.shoal(1002, "easy")
-    photo = tmp_path / "ann.jpg"
-    cv2.imwrite(str(photo), scene.photo, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    layouts = layouts_from_photos([photo], table.deck, table.mat)
-    assert layouts == [{tuple(map(int, c.split(","))): v for c, v in scene.cells.items()}]
+    truth = {tuple(map(int, c.split(","))): v for c, v in scene.cells.items()}
+    assert (scene.photo[:, :, 2] >= 254).mean() > 0.1, "red no longer clips: pick another"
+    assert (scene.photo.min(2) >= 254).mean() == 0
+    red = tmp_path / "red.jpg"
+    cv2.imwrite(str(red), scene.photo, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert layouts_from_photos([red], table.deck, table.mat) == [truth]
+    assert capsys.readouterr().err == ""
+    photo = tmp_path / "ann.jpg"  # 1.3 times brighter: the paper clips in every channel
+    brighter = np.clip(scene.photo.astype(np.float32) * 1.3, 0, 255).astype(np.uint8)
+    assert (brighter.min(2) >= 254).mean() > 0.1
+    cv2.imwrite(str(photo), brighter, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert layouts_from_photos([photo], table.deck, table.mat) == [truth]
     err = capsys.readouterr().err
     assert err.startswith(f"warning: {photo}: Glare hides ")
     assert "take the photo again" in err and err.count("\n") == 1
