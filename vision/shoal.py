@@ -220,9 +220,12 @@ class ShoalReader:
             reading.boxes_mm[name] = self._box(corners[k] + shift[k])
         # hidden only where the photo shows nothing: a pixel clipped in one channel (a
         # warm lamp on cream paper clips red over half a mat) still shows the others
-        shows = matching.prepare((~blind(view.rectified)).astype(np.float32), PX_PER_MM)
-        seen = matching.sample(shows, corners + shift, self.templates.box_mm,
-                               self.templates.inset_mm, (0,), outside=1.0).mean(1)
+        dark = blind(view.rectified)
+        seen = np.ones(len(cells))
+        if cv2.countNonZero(dark):
+            shows = matching.prepare((dark == 0).astype(np.float32), PX_PER_MM)
+            seen = matching.sample(shows, corners + shift, self.templates.box_mm,
+                                   self.templates.inset_mm, (0,), outside=1.0).mean(1)
         for c in hidden(cells, seen, set(found) | set(doubtful)):
             name = f"{c[0] - x_min},{c[1] - y_min}"
             reading.hidden.append(name)
@@ -302,10 +305,11 @@ class ShoalReader:
 
 
 def blind(rectified: np.ndarray) -> np.ndarray:
-    """bool, the pixels at the sensor's top in every channel (:data:`vision.lighting.CLIP`):
-    they show nothing, where a pixel clipped in one or two channels shows the others."""
-    b, g, r = cv2.split(rectified)
-    out: np.ndarray = cv2.min(cv2.min(b, g), r) >= lighting.CLIP
+    """The pixels at the sensor's top in every channel (:data:`vision.lighting.CLIP`), 255
+    (uint8, else 0): they show nothing, where a pixel clipped in one or two channels
+    shows the others."""
+    top = (lighting.CLIP,) * 3
+    out: np.ndarray = cv2.inRange(rectified, top, (255, 255, 255))
     return out
 
 
