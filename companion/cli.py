@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import importlib
 import json
 import os
@@ -202,14 +203,20 @@ def _input_errors() -> tuple[type[Exception], ...]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command of ``argv``; without ``argv``, the process's own command line, and
+    the process then ends: what the command built is left to the operating system
+    (``gc.freeze``), not traversed and freed by the interpreter's last collections
+    (20-30 ms once numpy and OpenCV are loaded; atexit handlers still run)."""
     args = parser(argv).parse_args(argv)
     try:
         code: int = args.func(args)
     except _input_errors() as err:
         print(f"companion: {' '.join(str(err).split())}", file=sys.stderr)
-        return 2
+        code = 2
     except KeyboardInterrupt:
-        return 130
+        code = 130
+    if argv is None:
+        gc.freeze()
     return code
 
 

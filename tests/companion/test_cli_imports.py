@@ -82,3 +82,22 @@ def test_a_camera_read_loads_only_what_it_reads_with(tmp_path: Path) -> None:
               "companion.games.shoal.rules", "threadpoolctl", "sqlite3", "flask"}
     assert unused.isdisjoint(modules), sorted(unused.intersection(modules))
     assert threads == [1]
+
+
+def test_the_command_line_leaves_what_it_built_to_the_operating_system(tmp_path: Path) -> None:
+    """Run as the process's command line, ``main`` freezes the collector's objects (the
+    interpreter's last collections then skip them); called with arguments, as a test
+    or another program calls it, it leaves the collector alone."""
+    record = tmp_path / "rec.json"
+    record.write_text(json.dumps(RECORD))
+    script = ("import contextlib, gc, io, sys\n"
+              "from companion.cli import main\n"
+              "with contextlib.redirect_stdout(io.StringIO()):\n"
+              f"    main(['replay', {str(record)!r}])\n"
+              "    called = gc.get_freeze_count()\n"
+              f"    sys.argv = ['companion', 'replay', {str(record)!r}]\n"
+              "    main()\n"
+              "print(called, gc.get_freeze_count() > 1000)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert done.stdout.split() == ["0", "True"]
