@@ -101,3 +101,26 @@ def test_the_command_line_leaves_what_it_built_to_the_operating_system(tmp_path:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=120, check=True)
     assert done.stdout.split() == ["0", "True"]
+
+
+def test_scoring_photos_starts_blas_with_one_thread(tmp_path: Path) -> None:
+    """``companion score shoal PHOTO`` loads the camera scoring without numpy, which is
+    imported when photos are read, BLAS told one thread first."""
+    blender = Path(__file__).parents[1] / "vision" / "blender"
+    script = ("import sys, json\n"
+              "from companion.games.shoal.commands import photo_scorer\n"
+              "score = photo_scorer()\n"
+              "light = 'numpy' not in sys.modules\n"
+              "try:\n"
+              f"    score([{str(blender / 'photos' / '00.jpg')!r}], "
+              f"{str(blender / 'linen' / 'deck')!r}, {str(blender / 'linen')!r})\n"
+              "except ValueError:\n"
+              "    pass  # a cell the reader is unsure of\n"
+              "used = 'threadpoolctl' in sys.modules\n"
+              "from threadpoolctl import threadpool_info\n"
+              "print(json.dumps([light, used, [p['num_threads'] for p in threadpool_info()]]))\n")
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, check=True, env={**env, "COMPANION_CACHE": str(tmp_path)})
+    light, used, threads = json.loads(done.stdout.splitlines()[-1])
+    assert light and not used and set(threads) == {1}
