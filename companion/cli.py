@@ -159,12 +159,12 @@ def parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 
 def declared(group: str, name: str) -> list[Any]:
-    """What the entry points called ``name`` of ``group`` name, loaded, as
-    :func:`importlib.metadata.entry_points` finds them in the ``entry_points.txt`` of
-    each distribution installed in a folder of ``sys.path`` (the first of a name);
-    empty when none is found there (an egg or a zip: ask importlib.metadata).
-    Importing importlib.metadata (with its e-mail, zip and csv modules) is a twentieth
-    of a whole ``companion vision read``."""
+    """The objects the entry points called ``name`` in ``group`` point at, loaded, found
+    as :func:`importlib.metadata.entry_points` finds them: in the ``entry_points.txt``
+    of each distribution installed in a folder of ``sys.path`` (the first of a name).
+    Empty when none is found there (an egg, a zip: ask importlib.metadata). Importing
+    importlib.metadata (with its e-mail, zip and csv modules) is 17 ms, a fifteenth of a
+    whole ``companion vision read``."""
     found: list[Any] = []
     seen: set[str] = set()
     for folder in sys.path:

@@ -26,17 +26,19 @@ Pi OS)."""
 KEPT_BYTES = 64 << 20
 """Freed memory the heap keeps for the next arrays instead of handing it back."""
 
-
-THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
-"""What OpenBLAS, MKL and OpenMP read, once, when they are loaded."""
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                    "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
+"""What OpenMP, OpenBLAS, MKL, BLIS and Apple's Accelerate read, once, when they are
+loaded (each BLAS threadpoolctl would limit)."""
 _from_start: list[bool] = []
 
 
 def one_thread_from_start() -> None:
     """BLAS to one thread from the moment numpy loads it, if it has not yet. Told later
     (threadpoolctl), OpenBLAS has already started its pool, and its threads spin on the
-    cores for a while: a whole ``companion vision read`` took 1.7 times as long here (2
-    cores, a load of 2). :func:`one_thread` then has nothing left to ask threadpoolctl."""
+    cores for a while: a whole ``companion vision read`` took 1.7-1.9 times as long here
+    with other programs on the 2 cores. :func:`one_thread` then has nothing left to ask
+    threadpoolctl."""
     if "numpy" in sys.modules:
         return
     for name in THREAD_VARIABLES:
