@@ -18,6 +18,9 @@ socket_options
 about
 # importlib calls a meta-path finder's find_spec (tests/hardware/test_pin_library.py)
 find_spec
+# Python calls a module's __getattr__ for a name it lacks (companion/games/shoal/__init__.py,
+# companion/games/poodivers/__init__.py: the engines imported when first asked for)
+__getattr__
 # pytest fixtures a test asks for by name for their effect (or use pytest.mark.usefixtures)
 lgpio_fails, no_decoding
 # paho-mqtt calls the callbacks set on a client with these arguments, and reads the

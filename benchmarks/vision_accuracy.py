@@ -14,8 +14,9 @@ machine slows the wall time only). The Blender set (``tests/vision/blender``) is
 the same way, and so are a second, a third and a fourth (``benchmarks/blender-seed2``
 to ``blender-seed4``) that no test reads; ``--blender`` reads others instead (any
 folder ``render_blender.py`` wrote), or none.
-Then it times ``companion vision read`` as a whole process (start-up, file loading,
-reading, JSON out) on ``--cli`` photos, one process at a time and two at once.
+Then it times ``companion vision read`` of each game as a whole process (start-up, file
+loading, reading, JSON out) on ``--cli`` photos, one process at a time and two at once,
+as a person runs it (``CLI_UNSET``); ``--cli-only`` times only that.
 It tallies how often cells are right at each confidence (``calibration``: a cell read at
 0.9 should be right about 9 times in 10). Prints one JSON object. Scene rendering is not
 timed.
@@ -229,36 +230,57 @@ def blender_cases(game: str, folder: Path = BLENDER
         yield photo, shot["cells"], reader
 
 
+CLI_UNSET = ("PYTHONDONTWRITEBYTECODE", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+             "MKL_NUM_THREADS")
+"""Left out of the command line's environment, so that it runs as a person runs it on an
+installed companion: bytecode cached (pip compiles it at install; the first, untimed run
+writes it here), BLAS threads as the command sets them itself (this process sets them
+for its own reads)."""
+
+
 def _cli_run(args: list[str]) -> float:
+    env = {k: v for k, v in os.environ.items() if k not in CLI_UNSET}
     start = time.perf_counter()
-    done = subprocess.run(args, capture_output=True, text=True, check=False)
+    done = subprocess.run(args, capture_output=True, text=True, check=False, env=env)
     ms = (time.perf_counter() - start) * 1000
     if done.returncode != 0:
         raise SystemExit(f"companion vision read failed: {done.stderr.strip()}")
     return ms
 
 
-def cli_timing(table: Table, folder: Path, k: int) -> dict[str, Any]:
-    """``companion vision read shoal`` as a whole process, alone and two at once."""
+def cli_timing(table: Table, folder: Path, k: int, games: Iterable[str]) -> dict[str, Any]:
+    """``companion vision read`` of each game as a whole process, alone and two at once,
+    on ``k`` medium photos each (Tokyo Poo Divers: the named layouts in turn)."""
     companion = str(Path(sys.executable).with_name("companion"))
-    jobs = []
-    for i in range(k):
-        photo = folder / f"cli{i}.jpg"
-        cv2.imwrite(str(photo), table.shoal(90_000 + i, "medium").photo,
-                    [cv2.IMWRITE_JPEG_QUALITY, 92])
-        jobs.append([companion, "vision", "read", "shoal", str(photo), "--deck",
-                     str(table.deck), "--mat", str(table.mat), "--json"])
-    _cli_run(jobs[0])  # the template cache is built once per deck, as on a table
-    alone = [_cli_run(j) for j in jobs]
-    with ThreadPoolExecutor(2) as pool:
-        pairs = list(pool.map(_cli_run, jobs + jobs))
-    return {"photos": k, "one_at_a_time": _stats(alone), "two_at_once": _stats(pairs)}
+    out: dict[str, Any] = {"photos": k}
+    for game in games:
+        jobs = []
+        for i in range(k):
+            photo = folder / f"cli-{game}-{i}.jpg"
+            if game == "shoal":
+                scene = table.shoal(90_000 + i, "medium")
+                given = ["--deck", str(table.deck)]
+            else:
+                layout = LAYOUTS[i % len(LAYOUTS)]
+                scene = table.poodivers(90_000 + i, "medium", layout)
+                given = ["--faces", str(table.faces), "--layout", layout]
+            cv2.imwrite(str(photo), scene.photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            jobs.append([companion, "vision", "read", game, str(photo), "--mat",
+                         str(table.mat), "--json", *given])
+        _cli_run(jobs[0])  # the template cache is built once per deck, as on a table
+        alone = [_cli_run(j) for j in jobs]
+        with ThreadPoolExecutor(2) as pool:
+            pairs = list(pool.map(_cli_run, jobs + jobs))
+        out[game] = {"one_at_a_time": _stats(alone), "two_at_once": _stats(pairs)}
+    return out
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--n", type=int, default=8, help="photos per style, tier and game")
     p.add_argument("--cli", type=int, default=8, help="photos timed through the CLI")
+    p.add_argument("--cli-only", action="store_true",
+                   help="only time the CLI (on the off-white table): no accuracy")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--styles", nargs="*", default=sorted(STYLES), choices=sorted(STYLES))
     p.add_argument("--games", nargs="*", default=list(GAMES), choices=GAMES)
@@ -279,6 +301,13 @@ def main() -> None:
     }
     with tempfile.TemporaryDirectory() as tmp:
         os.environ.setdefault("COMPANION_CACHE", str(Path(tmp) / "cache"))
+        if args.cli_only:
+            name = "offwhite" if "offwhite" in args.styles else args.styles[0]
+            table = write_table(STYLES[name], Path(tmp) / name)
+            out["cli"] = {"style": name, **cli_timing(table, Path(tmp), args.cli, args.games)}
+            out["load_after"] = os.getloadavg()[0]
+            print(json.dumps(out))
+            return
         tables = {name: write_table(STYLES[name], Path(tmp) / name) for name in args.styles}
         by_tier: dict[str, dict[str, list[dict[str, Any]]]] = {}
         out["styles"] = {}
@@ -301,9 +330,10 @@ def main() -> None:
             out[key] = {game: measure(blender_cases(game, folder)) for game in args.games}
             out[f"calibration_{key}"] = {game: calibration([r])
                                          for game, r in out[key].items()}
-        if args.cli and "shoal" in args.games:
+        if args.cli:
             table = tables.get("offwhite") or next(iter(tables.values()))
-            out["cli"] = {"style": table.style.name, **cli_timing(table, Path(tmp), args.cli)}
+            out["cli"] = {"style": table.style.name,
+                          **cli_timing(table, Path(tmp), args.cli, args.games)}
     out["load_after"] = os.getloadavg()[0]
     print(json.dumps(_without_times(out)))
 

@@ -31,6 +31,7 @@ A Shoal cell read off a card also counts its card mates' matches, as a prior
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,7 +39,7 @@ import numpy as np
 from vision import matching
 from vision.decks import Deck, Faces
 from vision.matching import QUANTUM, distances, window
-from vision.templates import NO_CARD, Templates, poo_templates, shoal_templates
+from vision.templates import NO_CARD, Templates, poo_templates, shoal_templates, stored
 
 ALIKE = 1.5
 """Images of two values that differ by less than this many times what a photo alone does
@@ -68,7 +69,26 @@ def cross(templates: Templates) -> np.ndarray:
 
 
 def margins(templates: Templates, skip: frozenset[str] = frozenset()) -> Margins:
-    """The margins of a template set; labels in ``skip`` are left out of "too alike"."""
+    """The margins of a template set; labels in ``skip`` are left out of "too alike".
+    Worked out once per deck or faces file: cached with its templates (every template
+    against every other, 2-5 ms of every command-line read of Shoal)."""
+    if not templates.key:
+        return _margins(templates, skip)
+
+    def build() -> dict[str, np.ndarray]:
+        found = _margins(templates, skip)
+        return {"worn": np.array(found.worn), "nearest": found.nearest,
+                "pairs": np.array([(i, j) for i, j, _ in found.alike], np.int64).reshape(-1, 2),
+                "apart": np.array([d for _, _, d in found.alike], np.float64)}
+
+    key = hashlib.sha256(f"{templates.key} {sorted(skip)}".encode()).hexdigest()[:24]
+    data, _ = stored("margins", key, build)
+    return Margins(float(data["worn"]), data["nearest"],
+                   tuple((int(i), int(j), float(d))
+                         for (i, j), d in zip(data["pairs"], data["apart"], strict=True)))
+
+
+def _margins(templates: Templates, skip: frozenset[str]) -> Margins:
     labels = np.array(templates.labels)
     d = cross(templates)
     other = labels[:, None] != labels[None, :]

@@ -1,15 +1,18 @@
-"""Camera scoring for ``companion score shoal``: one layout per photo."""
+"""Camera scoring for ``companion score shoal``: one layout per photo. The reader is
+imported when photos are scored, after BLAS is told one thread
+(:func:`vision.threads.one_thread_from_start`)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from vision import threads
 from vision.errors import VisionError
-from vision.mat import read_photo
-from vision.reading import Reading
-from vision.shoal import ShoalReader, layout_of
-from vision.templates import NO_CARD
+
+if TYPE_CHECKING:
+    from vision.reading import Reading
 
 
 def layouts_from_photos(photos: list[Path], deck: Path | None,
@@ -24,6 +27,9 @@ def layouts_from_photos(photos: list[Path], deck: Path | None,
     whose glare hides cells beside the shoal is scored, with a warning on stderr naming
     them (a card may lie there unread: the players look and take the photo again if so).
     """
+    threads.one_thread_from_start()
+    from vision.mat import read_photo
+    from vision.shoal import ShoalReader, layout_of
     reader = ShoalReader.from_files(deck, mat)
     out = []
     for photo in photos:
@@ -37,6 +43,7 @@ def layouts_from_photos(photos: list[Path], deck: Path | None,
 
 def _settled(reading: Reading, photo: Path) -> None:
     """:class:`VisionError` naming each unsure cell of ``reading`` and what it may be."""
+    from vision.templates import NO_CARD
     unsure = reading.unsure()
     if not unsure:
         return

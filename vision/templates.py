@@ -1,19 +1,24 @@
 """Templates: the deck's sections and the faces' cards as :mod:`vision.matching`
 compares them, built from straight-on card images.
 
-Templates are cached on disk (``$COMPANION_CACHE``, else ``$XDG_CACHE_HOME/companion``,
-else ``~/.cache/companion``) under a key made of the JSON file, the images' names, sizes
-and modification times and :data:`VERSION`: change the deck and they are rebuilt.
+Templates, and what else is worked out from them once per deck or faces file (the whole
+cards, :func:`vision.calibration.margins`), are cached on disk (``$COMPANION_CACHE``,
+else ``$XDG_CACHE_HOME/companion``, else ``~/.cache/companion``) under a key made of the
+JSON file, the images' names, sizes and modification times, the source of the modules
+that compute them (:data:`CODE`) and the numpy and OpenCV versions: change the deck, or
+how it is worked out, and they are rebuilt.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -33,8 +38,9 @@ from vision.matching import (
     window,
 )
 
-VERSION = 5
-"""Bump when features change, so old caches are not used."""
+CODE = ("templates", "matching", "blas", "images", "calibration")
+"""The modules (of this package) whose arithmetic the cache holds: any change to their
+source builds it anew, as a new numpy or OpenCV does."""
 
 WORN_MM = 0.5
 """How far off a cell still is after the fine shifts (at most 0.5 mm each way)."""
@@ -61,6 +67,9 @@ class Templates:
     a pattern weaker than this is not told from what a photo does to a card."""
     cached: bool = False
     """True when read from the cache instead of built."""
+    key: str = ""
+    """The cache key of the files they were built from (what is worked out from them is
+    cached under it too)."""
 
     @cached_property
     def unit(self) -> np.ndarray:
@@ -113,13 +122,48 @@ def _cache_dir() -> Path:
     return Path(base) / "companion"
 
 
+@cache
+def _code() -> bytes:
+    """A digest of :data:`CODE`'s source and of numpy's and OpenCV's versions."""
+    h = hashlib.sha256(f"numpy {np.__version__} opencv {cv2.__version__}".encode())
+    for name in CODE:
+        h.update(Path(__file__).with_name(f"{name}.py").read_bytes())
+    return h.digest()
+
+
 def _key(kind: str, file: Path, images: list[Path]) -> str:
-    h = hashlib.sha256(f"{kind} {VERSION}".encode())
+    h = hashlib.sha256(kind.encode())
+    h.update(_code())
     h.update(file.read_bytes())
     for p in images:
         st = p.stat()
         h.update(f"{p.name} {st.st_size} {st.st_mtime_ns}".encode())
     return h.hexdigest()[:24]
+
+
+Arrays = dict[str, np.ndarray]
+
+
+def stored(name: str, key: str, build: Callable[[], Arrays]) -> tuple[Arrays, bool]:
+    """The arrays cached as ``name`` under ``key`` and True; else ``build()``'s, written
+    for next time, and False. A cache file that cannot be read (cut short, say) is built
+    anew; one that cannot be written only costs the build next time. Each process writes
+    a file of its own and renames it into place, so two building at once never mix."""
+    path = _cache_dir() / "vision" / f"{name}-{key}.npz"
+    try:
+        with np.load(path) as data:
+            return {k: data[k] for k in data.files}, True
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+        pass
+    arrays = build()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+        np.savez(tmp, **cast("dict[str, Any]", arrays))
+        tmp.replace(path)
+    except OSError:
+        pass
+    return arrays, False
 
 
 Builder = Callable[[], tuple[list[str], list[Feature]]]
@@ -145,30 +189,19 @@ def _worn(features: np.ndarray, worse: np.ndarray, box_mm: tuple[float, float],
 
 def _cached(kind: str, file: Path, images: list[Path], box_mm: tuple[float, float],
             inset_mm: float, build: Builder) -> Templates:
-    path = _cache_dir() / "vision" / f"{kind}-{_key(kind, file, images)}.npz"
-    try:
-        with np.load(path) as data:
-            return Templates(tuple(str(s) for s in data["labels"]), data["features"],
-                             box_mm, inset_mm, data["worn"], data["means"], float(data["wear"]),
-                             cached=True)
-    except (OSError, KeyError, ValueError):
-        pass
-    labels, feats = build()
-    features = np.stack([f for f, _, _ in feats]).astype(np.float32)
-    worse = np.stack([w for _, w, _ in feats]).astype(np.float32)
-    means = np.stack([m for _, _, m in feats]).astype(np.float32)
-    worn = _worn(features, worse, box_mm, inset_mm)
-    templates = Templates(tuple(labels), features, box_mm, inset_mm, worn, means,
-                          _wear(features, worse))
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, labels=np.array(labels), features=templates.features, worn=worn,
-                 means=means, wear=templates.wear)
-        tmp.replace(path)
-    except OSError:
-        pass  # a read-only cache only costs the rebuild next time
-    return templates
+    def arrays() -> Arrays:
+        labels, feats = build()
+        features = np.stack([f for f, _, _ in feats]).astype(np.float32)
+        worse = np.stack([w for _, w, _ in feats]).astype(np.float32)
+        return {"labels": np.array(labels), "features": features,
+                "worn": _worn(features, worse, box_mm, inset_mm),
+                "means": np.stack([m for _, _, m in feats]).astype(np.float32),
+                "wear": np.array(_wear(features, worse))}
+
+    key = _key(kind, file, images)
+    data, cached = stored(kind, key, arrays)
+    return Templates(tuple(str(s) for s in data["labels"]), data["features"], box_mm,
+                     inset_mm, data["worn"], data["means"], float(data["wear"]), cached, key)
 
 
 SECTION_INSETS_MM = (WORN_MM + BLUR_MM, 3.0)
@@ -214,28 +247,18 @@ def whole_cards(deck: Deck, px_per_mm: float, inset_mm: float) -> np.ndarray:
     cards = list(deck.cards.values())
     images_ = [c.image for c in cards if c.image is not None]
     deck_file = deck.source or Path("deck.json")
-    path = _cache_dir() / "vision" / (f"whole-{px_per_mm:g}-{inset_mm:g}-"
-                                      f"{_key('whole', deck_file, images_)}.npz")
-    try:
-        with np.load(path) as data:
-            cached: np.ndarray = data["cards"]
-            return cached
-    except (OSError, KeyError, ValueError):
-        pass
-    sw, sh = deck.section_mm
-    size = (round(2 * sw * px_per_mm), round(2 * sh * px_per_mm))
-    i = round(inset_mm * px_per_mm)
-    out = np.stack([cv2.resize(cv2.cvtColor(images.load(p), cv2.COLOR_BGR2GRAY), size,
-                               interpolation=cv2.INTER_AREA)[i:size[1] - i, i:size[0] - i]
-                    for p in images_]).astype(np.float32)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, cards=out)
-        tmp.replace(path)
-    except OSError:
-        pass  # a read-only cache only costs the rebuild next time
-    return out
+
+    def build() -> Arrays:
+        sw, sh = deck.section_mm
+        size = (round(2 * sw * px_per_mm), round(2 * sh * px_per_mm))
+        i = round(inset_mm * px_per_mm)
+        return {"cards": np.stack([
+            cv2.resize(cv2.cvtColor(images.load(p), cv2.COLOR_BGR2GRAY), size,
+                       interpolation=cv2.INTER_AREA)[i:size[1] - i, i:size[0] - i]
+            for p in images_]).astype(np.float32)}
+
+    return stored(f"whole-{px_per_mm:g}-{inset_mm:g}", _key("whole", deck_file, images_),
+                  build)[0]["cards"]
 
 
 def poo_templates(faces: Faces) -> Templates:

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.engine import Game
+if TYPE_CHECKING:
+    from companion.engine import Game
 
 NAMES = ("drshark", "shark", "poodivers", "shoal")
 

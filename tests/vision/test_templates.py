@@ -1,4 +1,5 @@
-"""Deck calibration: templates from card images, cached, rebuilt when the deck changes."""
+"""Deck calibration: templates from card images, and what is worked out from them, cached,
+rebuilt when the deck, the faces or the code that builds them changes."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import templates
+from vision import calibration, templates
 from vision.decks import load_deck, load_faces
 from vision.errors import VisionError
 from vision.images import load as read_image
+from vision.mat import read_photo
+from vision.shoal import ShoalReader
 
 
 @pytest.fixture(autouse=True)
@@ -80,3 +83,88 @@ def test_faces_templates_carry_their_face(faces_dir: Path) -> None:
     built = templates.poo_templates(load_faces(faces_dir))
     assert built.labels[:3] == ("closed", "blank", "sleeper")
     assert set(built.labels[3:]) == {"object"}
+
+
+def test_margins_are_worked_out_once_per_deck(deck_dir: Path, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """What every template scores against every other is cached with the templates, the
+    same numbers, and worked out anew when a card image changes."""
+    folder = tmp_path / "deck"
+    shutil.copytree(deck_dir, folder)
+    built = templates.shoal_templates(load_deck(folder))
+    skip = frozenset({templates.NO_CARD})
+    first = calibration.margins(built, skip)
+    worked: list[int] = []
+    real = calibration._margins
+
+    def counted(t: templates.Templates, s: frozenset[str]) -> calibration.Margins:
+        worked.append(1)
+        return real(t, s)
+
+    monkeypatch.setattr(calibration, "_margins", counted)
+    again = calibration.margins(templates.shoal_templates(load_deck(folder)), skip)
+    assert not worked
+    assert again.worn == first.worn and again.alike == first.alike
+    assert again.nearest.dtype == first.nearest.dtype
+    assert np.array_equal(again.nearest, first.nearest)
+    assert calibration.margins(built, frozenset()) is not None and worked == [1]
+    img = read_image(folder / "F01.png")
+    cv2.imwrite(str(folder / "F01.png"), 255 - img)
+    changed = templates.shoal_templates(load_deck(folder))
+    fresh = calibration.margins(changed, skip)
+    assert worked == [1, 1] and not np.array_equal(fresh.nearest, first.nearest)
+
+
+def test_a_changed_faces_file_or_face_image_rebuilds(faces_dir: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "faces"
+    shutil.copytree(faces_dir, folder)
+    first = templates.poo_templates(load_faces(folder))
+    assert not first.cached and templates.poo_templates(load_faces(folder)).cached
+    data = json.loads((folder / "faces.json").read_text())
+    data["faces"]["blank"], data["faces"]["sleeper"] = data["faces"]["sleeper"], \
+        data["faces"]["blank"]
+    (folder / "faces.json").write_text(json.dumps(data))
+    swapped = templates.poo_templates(load_faces(folder))
+    assert not swapped.cached and swapped.labels[1:3] == first.labels[1:3]
+    assert np.array_equal(swapped.features[1], first.features[2])
+    face = folder / data["faces"]["closed"][0]
+    cv2.imwrite(str(face), 255 - read_image(face))
+    assert not templates.poo_templates(load_faces(folder)).cached
+
+
+def test_a_change_to_the_code_that_builds_them_rebuilds(deck_dir: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    deck = load_deck(deck_dir)
+    templates.shoal_templates(deck)
+    assert templates.shoal_templates(deck).cached
+    with monkeypatch.context() as patch:
+        patch.setattr(templates, "CODE", ("templates", "matching"))
+        templates._code.cache_clear()
+        try:
+            assert not templates.shoal_templates(deck).cached
+        finally:
+            templates._code.cache_clear()
+    assert templates.shoal_templates(deck).cached
+
+
+def test_a_cache_file_cut_short_is_built_anew(faces_dir: Path, tmp_path: Path) -> None:
+    first = templates.poo_templates(load_faces(faces_dir))
+    (cached,) = (tmp_path / "cache" / "vision").glob("poodivers-*.npz")
+    cached.write_bytes(cached.read_bytes()[:1000])
+    again = templates.poo_templates(load_faces(faces_dir))
+    assert not again.cached and np.array_equal(again.features, first.features)
+    assert templates.poo_templates(load_faces(faces_dir)).cached
+
+
+def test_a_changed_mat_is_read_anew(tmp_path: Path) -> None:
+    """Nothing of a mat is cached: a reader of the same deck built after mat.json changed
+    finds the mat the file now describes."""
+    blender = Path(__file__).parent / "blender"
+    (tmp_path / "mat.json").write_text((blender / "linen" / "mat.json").read_text())
+    photo = read_photo(blender / "photos" / "00.jpg")
+    assert ShoalReader.from_files(blender / "linen" / "deck", tmp_path).read(photo).cells
+    spec = json.loads((tmp_path / "mat.json").read_text())
+    spec["markers"] = {str(int(k) + 1): v for k, v in spec["markers"].items()}
+    (tmp_path / "mat.json").write_text(json.dumps(spec))
+    with pytest.raises(VisionError, match="markers"):
+        ShoalReader.from_files(blender / "linen" / "deck", tmp_path).read(photo)

@@ -1,10 +1,16 @@
-"""How a read runs in its process (vision.threads): one thread, freed memory kept. Each
-check runs in a fresh interpreter, as the command line's reads do."""
+"""How a read runs in its process (vision.threads): one thread, freed memory kept, and a
+vision command without the cyclic collector. Each process check runs in a fresh
+interpreter, as the command line's reads do."""
 
 from __future__ import annotations
 
+import argparse
+import gc
+import os
 import subprocess
 import sys
+
+from vision import commands
 
 LOOP = """
 import resource
@@ -47,3 +53,34 @@ print(cv2.getNumThreads(), sorted({p["num_threads"] for p in threadpool_info()})
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.split() == ["1", "[1]"]
+
+
+def test_a_vision_command_runs_without_the_collector_and_gives_it_back() -> None:
+    seen: list[bool] = []
+
+    def command(args: argparse.Namespace) -> int:
+        seen.append(gc.isenabled())
+        return 0
+
+    assert gc.isenabled()
+    assert commands._guarded(command)(argparse.Namespace()) == 0
+    assert seen == [False] and gc.isenabled()
+
+
+def test_the_command_line_starts_blas_with_one_thread() -> None:
+    """Told before numpy loads, BLAS never starts a pool, and a read then needs no
+    threadpoolctl."""
+    code = """
+import sys
+import numpy as np
+from vision.reading import Reading, timed
+timed(lambda photo: Reading("shoal", {}, {}), np.zeros((4, 4, 3), np.uint8))
+used = "threadpoolctl" in sys.modules
+from threadpoolctl import threadpool_info
+print(used, sorted({p["num_threads"] for p in threadpool_info()}))
+"""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    told = "from vision import threads\nthreads.one_thread_from_start()\n" + code
+    runs = [subprocess.run([sys.executable, "-c", c], capture_output=True, text=True,
+                           check=True, env=env).stdout.split() for c in (told, code)]
+    assert runs[0] == ["False", "[1]"] and runs[1] == ["True", "[1]"]

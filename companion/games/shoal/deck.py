@@ -21,7 +21,6 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -162,6 +161,7 @@ def load_deck(source: str | Path | Mapping[str, Any] = "default") -> Deck:
     if isinstance(source, Mapping):
         return parse_deck(source, None)
     if source == "default":
+        from importlib import resources  # 2 ms a process that reads a deck file saves
         folder = resources.files(__package__).joinpath("default")
         text = folder.joinpath("deck.json").read_text("utf-8")
         return parse_deck(json.loads(text), Path(str(folder)) / "deck.json")
