@@ -16,12 +16,8 @@ libraries when their command runs. So the command answers at once, also on a Pi.
 from __future__ import annotations
 
 import argparse
-import functools
 import gc
-import importlib
 import json
-import os
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -147,51 +143,12 @@ def parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     if command in CORE or (command is None and "--version" in words
                            and not {"-h", "--help"} & set(words)):
         return p
-    registers = declared(COMMANDS, command) if command else []
-    if not registers:
-        from importlib.metadata import entry_points
-        points = sorted(entry_points(group=COMMANDS), key=lambda ep: ep.name)
-        named = [ep for ep in points if ep.name == command]
-        registers = [point.load() for point in named or points]
-    for register in registers:
-        register(sub)
+    from importlib.metadata import entry_points
+    points = sorted(entry_points(group=COMMANDS), key=lambda ep: ep.name)
+    named = [ep for ep in points if ep.name == command]
+    for point in named or points:
+        point.load()(sub)
     return p
-
-
-def declared(group: str, name: str) -> list[Any]:
-    """The objects the entry points called ``name`` in ``group`` point at, loaded, found
-    as :func:`importlib.metadata.entry_points` finds them: in the ``entry_points.txt``
-    of each distribution installed in a folder of ``sys.path`` (the first of a name).
-    Empty when none is found there (an egg, a zip: ask importlib.metadata). Importing
-    importlib.metadata (with its e-mail, zip and csv modules) is 17 ms, a fifteenth of a
-    whole ``companion vision read``."""
-    found: list[Any] = []
-    seen: set[str] = set()
-    for folder in sys.path:
-        try:
-            entries = os.listdir(folder or ".")
-        except OSError:
-            continue
-        for entry in entries:
-            stem, _, kind = entry.rpartition(".")
-            dist = re.sub(r"[-_.]+", "_", stem.partition("-")[0]).lower()
-            if kind not in ("dist-info", "egg-info") or dist in seen:
-                continue
-            seen.add(dist)
-            try:
-                text = Path(folder, entry, "entry_points.txt").read_text(encoding="utf-8")
-            except OSError:
-                continue
-            section = None
-            for line in text.splitlines():
-                key, equals, value = line.partition("=")
-                if line.startswith("["):
-                    section = line.strip().strip("[]").strip()
-                elif section == group and equals and key.strip() == name:
-                    module, _, attrs = value.split("[")[0].strip().partition(":")
-                    found.append(functools.reduce(getattr, filter(None, attrs.split(".")),
-                                                  importlib.import_module(module.strip())))
-    return found
 
 
 def _input_errors() -> tuple[type[Exception], ...]:

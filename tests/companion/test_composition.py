@@ -83,18 +83,6 @@ def test_every_command_entry_point_registers() -> None:
         assert sub.choices, f"{name} registered no command"
 
 
-def test_a_command_is_found_as_importlib_metadata_finds_it() -> None:
-    """The command line reads the installed entry points itself (not importing
-    importlib.metadata); what it loads is what importlib.metadata would."""
-    from companion.cli import COMMANDS, declared
-    groups = (COMMANDS, "companion.doctor", "companion.photo_scoring")
-    for group in groups:
-        for point in entry_points(group=group):
-            assert declared(group, point.name) == [point.load()], (group, point.name)
-    assert declared(COMMANDS, "no-such-command") == []
-    assert declared("companion.no-such-group", "vision") == []
-
-
 def test_every_doctor_entry_point_has_checks() -> None:
     points = {ep.name: ep for ep in entry_points(group="companion.doctor")}
     assert {"web", "vision"} <= set(points)
