@@ -197,6 +197,7 @@ class ShoalReader:
         faint, faint_stop, faint_bare = (faint_sections(found, cells, small, corners, top,
                                                         self.contrast)
                                          if asked else (None, 0.0, 0.0))
+        given = found
         if faint is not None:
             more = peel(cells, faint, faint_stop, faint_bare, plain, given=found)
             if len(more) > len(found):
@@ -234,7 +235,9 @@ class ShoalReader:
             reading.candidates[name] = options
             reading.boxes_mm[name] = boxes[k]
             reading.veil[name] = max(0.0, float(veils[k]))
-        doubtful = doubts(cells, found, sections, split, plain, outline.cornered)
+        if found is not given:  # the cells left to ask about are others now
+            asked = doubts(cells, found, sections, split, plain, outline.cornered)
+        doubtful = asked
         if faint is not None:  # and where a faint card's strokes match as a card must
             doubtful = sorted(set(doubtful) | set(doubts(cells, found, faint, faint_stop,
                                                          plain)), key=lambda c: (c[1], c[0]))
