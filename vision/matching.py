@@ -126,6 +126,31 @@ def prepare(flat: np.ndarray, px_per_mm: float) -> np.ndarray:
     return out
 
 
+CONTRAST_MM = 2.0
+"""Scale of :func:`local_contrast`: about a printed line's width and a fish's fin, well under
+a fish or a section, so the print's strokes are kept and a reflection's falloff is not."""
+
+
+def local_contrast(small: np.ndarray, sigma_mm: float = CONTRAST_MM) -> np.ndarray:
+    """``small`` (feature resolution, c channels) less its local mean, over its local
+    contrast (the root mean square of what is left, over the channels together, both
+    Gaussian over ``sigma_mm``; one grey level the least: :data:`QUANTUM`).
+
+    A lamp's reflection on a glossy card adds light that changes across the card and
+    compresses the print's contrast where it is bright; a plane removed per window
+    leaves its falloff as most of what is compared. Here each place keeps its strokes at
+    the contrast its neighbourhood shows, so a washed-out card's faint outlines count as
+    much as a clear card's, and colour survives in the steps between colours."""
+    sigma = sigma_mm * FEATURE_PX_PER_MM
+    image = small if small.ndim == 3 else small[:, :, None]
+    detail = image - cv2.GaussianBlur(image, (0, 0), sigma,
+                                      borderType=cv2.BORDER_REPLICATE).reshape(image.shape)
+    square = np.einsum("hwc,hwc->hw", detail, detail) / image.shape[2]  # faster than .mean
+    power = cv2.GaussianBlur(square, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+    out: np.ndarray = detail / np.sqrt(power + QUANTUM ** 2)[:, :, None]
+    return out if small.ndim == 3 else out[:, :, 0]
+
+
 def _reach(corners_mm: np.ndarray, inset_mm: float, shifts: tuple[int, ...]
            ) -> tuple[np.ndarray, int, int]:
     """Where each box's region starts (K x 2 feature pixels: its window at the least
@@ -439,8 +464,8 @@ def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
 
 
 def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
-                 templates: Templates, around: np.ndarray | None = None
-                 ) -> tuple[np.ndarray, np.ndarray]:
+                 templates: Templates, around: np.ndarray | None = None,
+                 shifts: tuple[int, ...] = SHIFTS_MM) -> tuple[np.ndarray, np.ndarray]:
     """Every box (top-left ``corners_mm``, K x 2) against every template: the
     correlation (-1..1) at each template's best shift (K x N), and the shift (dx, dy mm)
     of the best template (K x 2).
@@ -450,13 +475,12 @@ def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     compared as one unit vector with the template's:
     plain normalised correlation, with no damping, so a faint pattern counts as much as a
     strong one. A zero template (the bare mat's) correlates 0 with everything. Shifts:
-    :data:`SHIFTS_MM` first, then :data:`FINE_MM` around the best of those for the
-    :data:`FINE_FEW` templates that correlate best there (the others keep their best of
-    :data:`SHIFTS_MM`); or, given ``around`` (K x 2 mm, where another window found each
+    ``shifts`` (:data:`SHIFTS_MM`) first, then :data:`FINE_MM` around the best of those
+    for the :data:`FINE_FEW` templates that correlate best there (the others keep their
+    best of ``shifts``); or, given ``around`` (K x 2 mm, where another window found each
     box), there and then :data:`FINE_MM` around it."""
     k = len(corners_mm)
     corners = np.asarray(corners_mm, float)
-    shifts: tuple[int, ...] = SHIFTS_MM
     if around is not None:
         shifts, corners = (0,), corners + around
     coarse = np.array([(dx, dy) for dy in shifts for dx in shifts], float)

@@ -120,8 +120,8 @@ def hidden(cells: list[Cell], seen: np.ndarray, shoal: set[Cell]) -> list[Cell]:
 
 
 def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,
-         plain: np.ndarray | None = None, carded: np.ndarray | None = None
-         ) -> dict[Cell, int]:
+         plain: np.ndarray | None = None, carded: np.ndarray | None = None,
+         given: dict[Cell, int] | None = None) -> dict[Cell, int]:
     """The visible section template of each covered cell, peeling cards top-down.
 
     ``sections`` (cells x 4N) correlates each cell with section q of card n at column
@@ -144,7 +144,10 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,
     midpoint): colour has said a card is there, the frame need only lean to a card's
     side. A plain section alone at the shoal's edge, the rest of its card under others,
     is read by its colour as much as by its frame (a card of photographic texture
-    matches weakly by its frame)."""
+    matches weakly by its frame).
+
+    ``given`` (cell -> column) are cells read already, by a card above the ones sought:
+    they are explained from the start, as the cards peeled first explain theirs."""
     index = {c: k for k, c in enumerate(cells)}
     n_cards = sections.shape[1] // 4
     places = sorted({(i - dx, j - dy) for i, j in cells for dx, dy in QUADRANTS})
@@ -161,9 +164,9 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,
         fish = np.where(plain[None, :], -np.inf, sections).max(1)  # best fish, per cell
         under = plain_at & (fish[at][:, :, None] > np.maximum(gathered, stop))
     off = (~on_mat).sum(1)[:, None]  # sections not seen: they count as bare mat scores
-    explained = np.zeros(len(cells), bool)
+    found: dict[Cell, int] = dict(given or {})
+    explained = np.array([c in found for c in cells], bool)
     spent = np.zeros(gathered.shape[::2], bool)  # places x cards that explain nothing more
-    found: dict[Cell, int] = {}
     card_at: np.ndarray | None = None  # the second round's: cells a card's colour covers
     while True:
         visible = on_mat & ~explained[at]

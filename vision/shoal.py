@@ -35,6 +35,11 @@ the top down, by card, not by pixel colour:
    hidden (:func:`vision.peel.hidden`): a card there cannot be read, and the reading says
    to take the photo again if one lies there (a pixel clipped in one channel still
    shows the others: a warm lamp on cream paper clips red over half the mat).
+4. Where the peel left a trace of a card it could not read (a cell to ask about), the
+   cells left bare beside the cards read are compared again at local contrast and
+   peeled on below the cards read (:mod:`vision.washed`): a lamp's reflection on a
+   glossy card washes its print out to faint strokes that a plane per section does not
+   bring back.
 
 No pixel is called card or mat by a colour fixed in advance: the mat's paper and the
 light's colour are measured in each photo, and what a card looks like comes only from
@@ -65,6 +70,7 @@ from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
 from vision.peel import QUADRANTS, Cell, card_priors, doubts, hidden, outshone, peel, two_groups
 from vision.reading import Reading, timed
+from vision.washed import faint_sections
 
 SEARCH_PX_PER_MM = 0.5
 """Resolution of the whole-card search for the top card."""
@@ -93,6 +99,7 @@ class ShoalReader:
         self.windows = [templates.shoal_templates(deck, inset)
                         for inset in templates.SECTION_INSETS_MM]
         self.templates = self.windows[0]
+        self.contrast = templates.shoal_templates(deck, contrast=True)
         self.margins = calibration.margins(self.templates, frozenset({templates.NO_CARD}))
         sw, sh = deck.section_mm
         self.card_mm = (2 * sw, 2 * sh)
@@ -184,6 +191,23 @@ class ShoalReader:
         found = peel(cells, sections, stop, bare, plain, carded)
         outline = edges.Outline(found, cells, corners + shift, (sw, sh), rectified, plain)
         found = outline.outlined()
+        # cards the lamp washed out, sought again beside those read, at local contrast,
+        # where the print's pattern leaves a trace of a card unread (a cell to ask about)
+        asked = doubts(cells, found, sections, split, plain, outline.cornered)
+        faint, faint_stop, faint_bare = (faint_sections(found, cells, small, corners, top,
+                                                        self.contrast)
+                                         if asked else (None, 0.0, 0.0))
+        given = found
+        if faint is not None:
+            more = peel(cells, faint, faint_stop, faint_bare, plain, given=found)
+            if len(more) > len(found):
+                pattern = pattern.copy()
+                for c in more.keys() - found.keys():  # read by that pattern: its confidence
+                    pattern[index[c]] = faint[index[c]]
+                # (corners are still sought in the first outline: a card's outline is
+                # its own, whatever was found beside it)
+                found = edges.Outline(more, cells, corners + shift, (sw, sh), rectified,
+                                      plain).outlined()
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")
@@ -211,7 +235,13 @@ class ShoalReader:
             reading.candidates[name] = options
             reading.boxes_mm[name] = boxes[k]
             reading.veil[name] = max(0.0, float(veils[k]))
-        doubtful = doubts(cells, found, sections, split, plain, outline.cornered)
+        if found is not given:  # the cells left to ask about are others now
+            asked = doubts(cells, found, sections, split, plain, outline.cornered)
+        doubtful = asked
+        if faint is not None:  # and where a faint card's strokes match as a card must
+            doubtful = sorted(set(doubtful) | set(doubts(cells, found, faint, faint_stop,
+                                                         plain)), key=lambda c: (c[1], c[0]))
+            sections = np.maximum(sections, faint)
         for c in doubtful:
             k = index[c]
             name = f"{c[0] - x_min},{c[1] - y_min}"

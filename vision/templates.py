@@ -33,6 +33,7 @@ from vision.matching import (
     STEP,
     deplane,
     distances,
+    local_contrast,
     plane_basis,
     sample,
     window,
@@ -87,9 +88,11 @@ Feature = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def _image_features(path: Path, box_mm: tuple[float, float], inset_mm: float,
-                    split: tuple[int, int]) -> list[Feature]:
+                    split: tuple[int, int], contrast: bool = False) -> list[Feature]:
     """Features of each box of a straight-on card image split into cols x rows boxes, and
-    of the same photographed a little worse (:data:`WORN_MM` off, blurred 1 mm more)."""
+    of the same photographed a little worse (:data:`WORN_MM` off, blurred 1 mm more); with
+    ``contrast``, of the images at their local contrast (:func:`local_contrast`). The mean
+    colour is the image's own either way."""
     img = images.load(path)
     cols, rows = split
     size = (round(box_mm[0] * cols * FEATURE_PX_PER_MM),
@@ -104,14 +107,16 @@ def _image_features(path: Path, box_mm: tuple[float, float], inset_mm: float,
                              (0, 0), BLUR_MM * FEATURE_PX_PER_MM, borderType=cv2.BORDER_REPLICATE)
     ww, wh = window(box_mm, inset_mm)
     q = plane_basis(ww, wh)
+    seen, worse = (local_contrast(small), local_contrast(worse)) if contrast else (small, worse)
     out = []
     for r in range(rows):
         for c in range(cols):
             corner = np.array([[c * box_mm[0], r * box_mm[1]]])
-            clean = sample(small, corner, box_mm, inset_mm, (0,), outside=0.0)
+            clean = sample(seen, corner, box_mm, inset_mm, (0,), outside=0.0)
             worn = sample(worse, corner, box_mm, inset_mm, (0,), outside=0.0)
+            colour = sample(small, corner, box_mm, inset_mm, (0,), outside=0.0)
             out.append((deplane(clean, q).reshape(-1), deplane(worn, q).reshape(-1),
-                        clean[0].mean(0)))
+                        colour[0].mean(0)))
     return out
 
 
@@ -212,9 +217,12 @@ further in, clear of the edge and shadow of a bowed or askew card next to it."""
 CARD_INSET_MM = 2.5
 
 
-def shoal_templates(deck: Deck, inset_mm: float = SECTION_INSETS_MM[0]) -> Templates:
+def shoal_templates(deck: Deck, inset_mm: float = SECTION_INSETS_MM[0],
+                    contrast: bool = False) -> Templates:
     """One template per section of every card image, after the bare mat (``no-card``),
-    leaving ``inset_mm`` of each section's edges out."""
+    leaving ``inset_mm`` of each section's edges out; with ``contrast``, at the images'
+    local contrast (:func:`vision.matching.local_contrast`), as the Shoal reader compares
+    cells (the mean colours stay the images')."""
     missing = missing_images(deck)
     where = deck.source or "the deck"
     if missing:
@@ -231,14 +239,15 @@ def shoal_templates(deck: Deck, inset_mm: float = SECTION_INSETS_MM[0]) -> Templ
         for card in cards:
             assert card.image is not None
             for value, f in zip((v for row in card.sections for v in row),
-                                _image_features(card.image, box, inset_mm, (2, 2)),
+                                _image_features(card.image, box, inset_mm, (2, 2), contrast),
                                 strict=True):
                 labels.append(value)
                 feats.append(f)
         return labels, feats
 
     deck_file = deck.source or Path("deck.json")
-    return _cached(f"shoal-{inset_mm:g}", deck_file, images, box, inset_mm, build)
+    kind = f"shoal-{'contrast-' if contrast else ''}{inset_mm:g}"
+    return _cached(kind, deck_file, images, box, inset_mm, build)
 
 
 def whole_cards(deck: Deck, px_per_mm: float, inset_mm: float) -> np.ndarray:

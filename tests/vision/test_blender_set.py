@@ -48,8 +48,8 @@ def test_the_set_holds_a_user_s_files_and_its_truth() -> None:
         assert (SET / shot["file"]).is_file() and shot["cells"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: the readers of 2026-12-04 read "
-                   "about 8 % (Shoal: cards under the lamp's reflection) and 4.0 % (Tokyo "
+@pytest.mark.xfail(strict=True, reason="issue 12: the readers of 2026-12-05 read "
+                   "about 3.5 % (Shoal: cards under the lamp's reflection) and 4.0 % (Tokyo "
                    "Poo Divers: "
                    "cards brightened by the lamp's reflection, read as objects) of this "
                    "set's cells wrong (README, Vision); remove this mark once they meet "
@@ -72,24 +72,24 @@ def test_photos_are_read_within_the_per_cell_bound(game: str) -> None:
     assert wrong / total <= BOUND, f"{wrong} of {total} cells wrong ({'; '.join(seen)})"
 
 
-def test_cards_washed_out_by_the_lamp_are_asked_about_not_left_out() -> None:
-    """Photo 08: the lamp's reflection washes two cards out. The cells the reader cannot
-    call card or mat are listed as unsure, with "no card" among their candidates, so the
-    camera view asks a player before any score is taken."""
+def test_cards_washed_out_by_the_lamp_are_read_from_their_faint_strokes() -> None:
+    """Photo 08: the lamp's reflection washes two cards out (whitened and speckled, their
+    fish faint strokes a player still sees; hardly a pixel clipped in every channel). By
+    each channel's plane their sections correlate with nothing above the stop, and six
+    cells were left out (asked about as "no card?"). Compared again at local contrast
+    beside the cards read (:mod:`vision.washed`), each is read, and so is the whole
+    layout."""
     shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
                 ["photos"] if s["file"] == "photos/08.jpg")
     table = SET / shot["table"]
     reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
     reading = reader.read(load(SET / shot["file"]))
-    missed = {k for k in shot["cells"] if k not in reading.cells}
-    assert missed, "the photo no longer shows the washed-out cards: pick another"
-    asked = missed & set(reading.doubtful)
-    assert len(asked) >= 2, f"missed {sorted(missed)}, asked about {sorted(reading.doubtful)}"
-    unsure = {u["cell"]: u for u in reading.to_json()["unsure"]}
-    for cell in asked:
-        values = [c["value"] for c in unsure[cell]["candidates"]]
-        assert "no-card" in values and len(values) >= 2
-        assert cell not in reading.cells and "box_px" in unsure[cell]
+    bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
+    assert not bad, sorted(bad)
+    names = {v: k for k, v in moved(reading.cells, *shift).items()}
+    washed = ("4,3", "4,4", "5,3", "5,4")  # one of the two cards, whole
+    assert all(names[c] in reading.cells for c in washed)
+    assert not reading.doubtful
 
 
 def test_a_card_the_glare_washes_out_is_asked_about_and_bare_red_paper_hides_nothing(
@@ -190,11 +190,12 @@ def test_no_score_is_taken_from_a_photo_with_unsure_cells(
     assert "--layout" in err and "Traceback" not in err
 
 
-SHOAL_NOW = (0.08, 0.005, 0.005)
-"""What the Shoal reader of 2026-12-04 does on the whole set read here (17 of 231 cells
-wrong, 7.4 %; one of them, 0.4 %, neither listed as unsure nor named as hidden by glare;
-in the benchmark, which reads each photo as :func:`as_sent`, 19 of 231), rounded up: the
-bound it must not fall back from while :data:`BOUND` is not yet met."""
+SHOAL_NOW = (0.035, 0.005, 0.005)
+"""What the Shoal reader of 2026-12-05 does on the whole set read here (8 of 231 cells
+wrong, 3.5 %, each listed as unsure; 17 before washed-out cards were read at local
+contrast), rounded up, with one cell's leeway for those neither listed as unsure nor
+named as hidden by glare: the bound it must not fall back from while :data:`BOUND` is not
+yet met."""
 
 
 def test_the_shoal_reader_does_not_fall_back_on_the_whole_set() -> None:

@@ -104,6 +104,22 @@ def test_bare_mat_is_left_out_and_the_stop_is_what_ends_the_peel() -> None:
     assert peel.peel(CELLS, table(shows), stop=0.95, bare=0.3) == {}
 
 
+def test_cells_read_already_are_explained_and_the_cards_under_them_peeled_on() -> None:
+    # card 0 at (1, 0) was read by a first peel; card 1 at (0, 0) lies under it, and its
+    # hidden right column matches card 0's sections, not its own: given card 0's cells,
+    # it is taken for its left column alone (less FEWER for the two hidden), and card
+    # 0's cells keep their reading
+    given = {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3}
+    corr = table({**given, (0, 0): 4, (0, 1): 6}, true=0.9, wrong=0.3)
+    found = peel.peel(CELLS, corr, stop=0.6, bare=0.3, given=given)
+    assert found == {**given, (0, 0): 4, (0, 1): 6}
+    # without them, a first peel reads both cards the same way; with the cells given
+    # as another card's, they are never read again
+    other = {c: 8 + q for c, q in zip(given, range(4), strict=True)}
+    assert peel.peel(CELLS, corr, stop=0.6, bare=0.3, given=other) == {
+        **other, (0, 0): 4, (0, 1): 6}
+
+
 def test_a_lone_cell_that_matches_weakly_stays_bare() -> None:
     # a fish-like cell off the shoal, weaker than a card must be, is no card
     shows = {(0, 0): 0, (1, 0): 1, (0, 1): 2, (1, 1): 3}

@@ -1,0 +1,90 @@
+"""Cards the lamp's reflection washed out, sought again beside the cards read.
+
+A lamp's reflection on a glossy card adds light that is no plane over a section (it
+falls off, and stops at the card's edge) and compresses the print where it is bright.
+With each channel's plane removed (:func:`vision.matching.correlations`), what is left
+of the reflection swamps what is left of the print, faint strokes a player still sees:
+such a card's sections correlate with nothing above the stop, and the peel leaves its
+cells bare (:mod:`vision.peel`). At local contrast (:func:`vision.matching.local_contrast`)
+the reflection's falloff is gone and the strokes count as a clear card's do. Compared so
+everywhere, cards whose art is told apart by its colours' areas (a fill more than an
+outline) lose that, so only cells the first peel left bare beside the cards it read are
+compared again, and only when the first peel saw a card's trace it could not read there
+(a cell to ask about, :func:`vision.peel.doubts`): a photo without one costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from vision import matching
+from vision.peel import Cell, two_groups
+from vision.templates import Templates
+
+SHIFTS_MM = (-2, 0, 2)
+"""Shifts at which a cell is compared (then 1 mm around the best): a washed-out card lies
+on the lattice the cards read fix, as they do."""
+
+
+def beside(cells: Iterable[Cell]) -> set[Cell]:
+    """The cells and their 8 neighbours."""
+    return {(i + dx, j + dy) for i, j in cells for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+
+
+def faint_sections(found: dict[Cell, int], cells: list[Cell], small: np.ndarray,
+                   corners: np.ndarray, top: list[int], contrast: Templates
+                   ) -> tuple[np.ndarray | None, float, float]:
+    """The cells of ``cells`` (top-left ``corners``, mm of ``small``, the photo at the
+    feature resolution) left bare beside those read (``found``), and on beside those of
+    them that match as a card must (a card's far side), against every section at local
+    contrast (``contrast``: the sections so, :func:`vision.templates.shoal_templates`),
+    cells x sections, the other cells at the bare mat's score; with the stop and that
+    score. The bare mat's score is the median of the lower of the two groups the best
+    correlations of the cells beside fall in, the stop halfway from it to what the top
+    card's cells (``top``, indices) score so, as the first peel's are. ``None`` when
+    fewer than two cells lie beside."""
+    index = {c: k for k, c in enumerate(cells)}
+    left = [index[c] for c in sorted(beside(found) & index.keys() - found.keys())]
+    if len(left) < 2 or not top:
+        return None, 0.0, 0.0
+    # a card touching those read lies within two cells of them: local contrast is
+    # measured there only, and as far as the shifts and its two blurs reach (a
+    # Gaussian's kernel reaches 4 sigmas)
+    within = [index[c] for c in beside(beside(found)) & index.keys()] + top
+    s = matching.FEATURE_PX_PER_MM
+    reach = max(SHIFTS_MM) + max(matching.FINE_MM) + 8 * matching.CONTRAST_MM
+    (x0, y0) = corners[within].min(0) - reach
+    (x1, y1) = corners[within].max(0) + contrast.box_mm + reach
+    # from an even pixel: the boxes' corners round as they would in the whole photo
+    x0, y0 = max(0, int(x0 * s) // 2 * 2), max(0, int(y0 * s) // 2 * 2)
+    part = matching.local_contrast(small[y0:max(y0, int(y1 * s)), x0:max(x0, int(x1 * s))])
+    origin = np.array([x0, y0]) / s
+    scores = dict(zip([*left, *top], _scores(part, corners[[*left, *top]] - origin, contrast),
+                      strict=True))
+    _, bare = two_groups(np.array([scores[k].max() for k in left]))
+    stop = (bare + float(np.mean([scores[k].max() for k in top]))) / 2
+    while True:
+        more = [index[c] for c in sorted(beside({cells[k] for k in left
+                                                 if scores[k].max() > stop})
+                                         & index.keys() - found.keys())
+                if index[c] not in scores]
+        if not more:
+            break
+        scores.update(zip(more, _scores(part, corners[more] - origin, contrast), strict=True))
+        left += more
+    out = np.full((len(cells), len(contrast.labels) - 1), bare)
+    out[left] = [scores[k] for k in left]
+    return out, stop, bare
+
+
+def _scores(part: np.ndarray, corners: np.ndarray, contrast: Templates) -> np.ndarray:
+    """Each cell (top-left ``corners``, mm of ``part``, a photo at local contrast)
+    against every section (cells x sections), in the window close to the section's
+    edges, at :data:`SHIFTS_MM`. Nothing is left out as clipped: a clipped pixel has no
+    contrast, and counts for nothing."""
+    ncc, _ = matching.correlations(part, np.ones(part.shape[:2], np.float32), corners,
+                                   contrast, shifts=SHIFTS_MM)
+    out: np.ndarray = ncc[:, 1:].astype(np.float64)
+    return out
