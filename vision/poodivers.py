@@ -599,7 +599,11 @@ class PooDiversReader:
         alone = unlike_every_face(dist, nearest, fixed, each_unlike)
         seen = share * np.where(alone, printed ** 2, printed)
         reading = Reading("poodivers", {}, {}, view=view)
-        free, held = likely(nearest_f, density, seen), likely(nearest_b, density, seen)
+        free = likely(nearest_f, density, seen)
+        # the fit held to what light gives says nothing of a card clipped anywhere (its
+        # means lean away from the clipped channel): such a card is read by the free fit
+        # and is as sure as that fit says
+        held = np.where(clear[:, None], likely(nearest_b, density, seen), free)
         # the candidates are the odds of the distances a card is read by (in their order:
         # the value read is always the first), however much less sure the other fit is;
         # a card is as sure as the least sure of the two fits and those distances (a card
