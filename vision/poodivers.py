@@ -411,7 +411,24 @@ def plain_print(printed: np.ndarray, nearest: np.ndarray, means: np.ndarray,
     return out
 
 
-def likely(nearest: np.ndarray, density: calibration.Density, seen: np.ndarray
+def graded(best: np.ndarray, shows: np.ndarray, alone: np.ndarray,
+           density: calibration.Density, worn: float) -> np.ndarray:
+    """Each card's density (K x 4, as :func:`vision.calibration.photo_density`): the
+    clearer half of the photo's cards (``shows``, K: the share of each card's light that
+    is its print's and not clipped) have their true matches measured on that half alone
+    (``best``, K: each card's best distance; less the cards read as objects by being
+    unlike every face, ``alone``: no true match of a picture), the others keep the
+    photo's. A veil spreads a photo's true matches, so a clear card's true match lies
+    where the clear cards' lie; a veiled card is as unsure as the whole photo says. The
+    wrong matches' stay the photo's."""
+    out = np.tile(np.asarray(density, float), (len(best), 1))
+    half = shows >= np.median(shows)
+    if (half & ~alone).sum() >= 8:  # a median and its spread want numbers
+        out[half, :2] = calibration.true_lognormal(best[half & ~alone], worn)
+    return out
+
+
+def likely(nearest: np.ndarray, density: calibration.Density | np.ndarray, seen: np.ndarray
            ) -> np.ndarray:
     """:func:`vision.calibration.posterior` of every card at once (K x 4, the faces
     counted once each by :func:`faces_apart`; ``seen`` K, the share of its evidence)."""
@@ -589,9 +606,14 @@ class PooDiversReader:
         face = nearest.argmin(1)
         moved = (nearest[:, :len(FIXED)].argmin(1) != plain_face(templates))
         law = veil_law(printed, nearest.min(1), (face < len(FIXED)) & moved)
+        # a clear card's true match lies where the photo's clear cards' lie (its margin
+        # and its odds with them), a veiled card's where the whole photo's do
+        each_density = graded(dist_f.min(1), share * printed,
+                              unlike_every_face(dist, nearest, fixed, unlike), density,
+                              self.margins.worn)
         each_unlike = object_margins(templates, self.margins,
-                                     photo_true * np.where(moved, np.maximum(printed, 1e-3),
-                                                           1.0) ** law,
+                                     np.exp(each_density[:, 0])
+                                     * np.where(moved, np.maximum(printed, 1e-3), 1.0) ** law,
                                      (density[1], density[3]))
         values, nearest = faces_apart(dist, templates.labels, each_unlike)
         nearest_f = faces_apart(dist_f, templates.labels, each_unlike)[1]
@@ -599,16 +621,16 @@ class PooDiversReader:
         alone = unlike_every_face(dist, nearest, fixed, each_unlike)
         seen = share * np.where(alone, printed ** 2, printed)
         reading = Reading("poodivers", {}, {}, view=view)
-        free = likely(nearest_f, density, seen)
+        free = likely(nearest_f, each_density, seen)
         # the fit held to what light gives says nothing of a card clipped anywhere (its
         # means lean away from the clipped channel): such a card is read by the free fit
         # and is as sure as that fit says
-        held = np.where(clear[:, None], likely(nearest_b, density, seen), free)
+        held = np.where(clear[:, None], likely(nearest_b, each_density, seen), free)
         # the candidates are the odds of the distances a card is read by (in their order:
         # the value read is always the first), however much less sure the other fit is;
         # a card is as sure as the least sure of the two fits and those distances (a card
         # an object only over the whole of it, its three quarters nearer a face, is less)
-        odds = likely(nearest, density, seen)
+        odds = likely(nearest, each_density, seen)
         sure = np.minimum(np.minimum(free, held), odds)
         order = np.argsort(nearest, 1, kind="stable")
         for k, (c, r) in enumerate(cells):
