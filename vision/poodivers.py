@@ -417,14 +417,20 @@ def graded(best: np.ndarray, shows: np.ndarray, alone: np.ndarray,
     clearer half of the photo's cards (``shows``, K: the share of each card's light that
     is its print's and not clipped) have their true matches measured on that half alone
     (``best``, K: each card's best distance; less the cards read as objects by being
-    unlike every face, ``alone``: no true match of a picture), the others keep the
-    photo's. A veil spreads a photo's true matches, so a clear card's true match lies
-    where the clear cards' lie; a veiled card is as unsure as the whole photo says. The
-    wrong matches' stay the photo's."""
+    unlike every face, ``alone``: no true match of a picture), the others the photo's,
+    spread as widely as their own half's spread if wider. A veil spreads a photo's true
+    matches, so a clear card's true match lies where the clear cards' lie, and a veiled
+    card's as widely as the veiled cards' do (their own spread only widens the photo's:
+    the most washed out are read as objects and left out of it). The wrong matches'
+    stay the photo's."""
     out = np.tile(np.asarray(density, float), (len(best), 1))
     half = shows >= np.median(shows)
-    if (half & ~alone).sum() >= 8:  # a median and its spread want numbers
-        out[half, :2] = calibration.true_lognormal(best[half & ~alone], worn)
+    clear, veiled = half & ~alone, ~half & ~alone
+    if clear.sum() >= 8:  # a median and its spread want numbers
+        out[half, :2] = calibration.true_lognormal(best[clear], worn)
+    if veiled.sum() >= 8:
+        out[~half, 1] = np.maximum(out[~half, 1],
+                                   calibration.true_lognormal(best[veiled], worn)[1])
     return out
 
 

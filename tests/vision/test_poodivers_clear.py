@@ -43,7 +43,8 @@ def test_clear_cards_beside_a_washed_out_corner_are_not_asked_about() -> None:
 
 def test_the_clearer_half_has_its_own_true_matches() -> None:
     """The clearer half of the cards (print's share times the share seen) is measured on
-    its own true matches (not on cards unlike every face); the rest keep the photo's."""
+    its own true matches (not on cards unlike every face); the rest keep the photo's,
+    spread as widely as their own if wider."""
     rng = np.random.default_rng(3)
     clear = np.concatenate([np.ones(32), rng.uniform(0.4, 0.8, 32)])
     best = np.concatenate([0.1 * np.exp(rng.normal(0, 0.1, 32)),
@@ -55,8 +56,18 @@ def test_the_clearer_half_has_its_own_true_matches() -> None:
     graded = poodivers.graded(best, clear, alone, whole, 0.01)
     assert graded[:32, 0] == pytest.approx(np.log(0.1), abs=0.1)
     assert graded[:32, 1] == pytest.approx(calibration.SPREAD_MIN)
-    assert graded[32:] == pytest.approx(np.tile(np.asarray(whole), (32, 1)))
     assert whole[1] > 0.3  # the photo's, widened by the veiled half
+    # the veiled half: the photo's median, spread as widely as its own cards are
+    own = calibration.true_lognormal(best[32:], 0.01)[1]
+    assert own > whole[1]
+    assert graded[32:, 0] == pytest.approx(whole[0])
+    assert graded[32:, 1] == pytest.approx(own)
+    assert graded[32:, 2:] == pytest.approx(np.tile(np.asarray(whole[2:]), (32, 1)))
+    # never narrower than the photo's (its most washed-out cards are read as objects)
+    tight = np.concatenate([best[:32], 0.5 * np.exp(rng.normal(0, 0.01, 32))])
+    whole = calibration.photo_density(np.stack([tight, tight * 10], 1), 0.01)
+    graded = poodivers.graded(tight, clear, alone, whole, 0.01)
+    assert graded[32:] == pytest.approx(np.tile(np.asarray(whole), (32, 1)))
     # a photo too small to say: the photo's for every card
     assert poodivers.graded(best[:6], clear[:6], alone[:6], whole, 0.01) == pytest.approx(
         np.tile(np.asarray(whole), (6, 1)))
