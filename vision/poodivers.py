@@ -24,7 +24,9 @@ that face is asked about. A card under a veil (as the cards around it that match
 patterned picture show it, beyond what every card of the photo shows: :func:`veiled`)
 says that much less, as a card partly clipped does; a card read as the plain face no
 more than its brightness leaves of its print (:func:`plain_print`: a veil hides a
-pattern, never makes one). A card torn between two fixed faces is sought again with
+pattern, never makes one). The clearer half of a photo's cards is judged by that half's
+own true matches, the veiled half at least as widely as its own spread (:func:`graded`).
+A card torn between two fixed faces is sought again with
 every picture at every 1 mm shift (:func:`everywhere`). Build a :class:`PooDiversReader`
 once per faces file, mat and layout.
 """
