@@ -115,6 +115,11 @@ def _lognormal(values: np.ndarray, floor: float) -> tuple[float, float]:
     return max(med, floor), spread
 
 
+def true_lognormal(best: np.ndarray, worn: float) -> tuple[float, float]:
+    """Median's log and spread of true matches at ``best`` distances (the worn one a floor)."""
+    return _lognormal(best, np.log(max(worn, 1e-6)))
+
+
 def photo_density(dist: np.ndarray, worn: float) -> Density:
     """How far true and wrong matches lie in one photo, from its cells' distances
     (K x N): each cell's best is taken as true (most cells are read right), the worn
@@ -122,15 +127,19 @@ def photo_density(dist: np.ndarray, worn: float) -> Density:
     if dist.size == 0:
         return np.log(max(worn, 1e-6)), 1.0, 0.0, 1.0
     best = dist.min(1)
-    mu_t, s_t = _lognormal(best, np.log(max(worn, 1e-6)))
+    mu_t, s_t = true_lognormal(best, worn)
     wrong = np.sort(dist, 1)[:, 1:]
     mu_w, s_w = _lognormal(wrong[:, ::max(1, wrong.shape[1] // 32)], mu_t)
     return mu_t, s_t, mu_w, s_w
 
 
-def log_weights(dist: np.ndarray, density: Density) -> np.ndarray:
-    """Log of how much likelier each distance is a true match's than a wrong one's."""
-    mu_t, s_t, mu_w, s_w = density
+def log_weights(dist: np.ndarray, density: Density | np.ndarray) -> np.ndarray:
+    """Log of how much likelier each distance is a true match's than a wrong one's
+    (``density`` one for every row of ``dist``, or K x 4: each row its own)."""
+    # one density, or one per row (K x 4): broadcast against the rows of dist
+    each = np.asarray(density, float)
+    mu_t, s_t, mu_w, s_w = (each[..., i:i + 1] if each.ndim == 2 else each[i]
+                            for i in range(4))
     logs = np.log(np.maximum(dist, 1e-6))
     z_t = (logs - mu_t) / s_t
     z_w = (logs - mu_w) / s_w

@@ -24,7 +24,9 @@ that face is asked about. A card under a veil (as the cards around it that match
 patterned picture show it, beyond what every card of the photo shows: :func:`veiled`)
 says that much less, as a card partly clipped does; a card read as the plain face no
 more than its brightness leaves of its print (:func:`plain_print`: a veil hides a
-pattern, never makes one). A card torn between two fixed faces is sought again with
+pattern, never makes one). The clearer half of a photo's cards is judged by that half's
+own true matches, the veiled half at least as widely as its own spread (:func:`graded`).
+A card torn between two fixed faces is sought again with
 every picture at every 1 mm shift (:func:`everywhere`). Build a :class:`PooDiversReader`
 once per faces file, mat and layout.
 """
@@ -411,7 +413,30 @@ def plain_print(printed: np.ndarray, nearest: np.ndarray, means: np.ndarray,
     return out
 
 
-def likely(nearest: np.ndarray, density: calibration.Density, seen: np.ndarray
+def graded(best: np.ndarray, shows: np.ndarray, alone: np.ndarray,
+           density: calibration.Density, worn: float) -> np.ndarray:
+    """Each card's density (K x 4, as :func:`vision.calibration.photo_density`): the
+    clearer half of the photo's cards (``shows``, K: the share of each card's light that
+    is its print's and not clipped) have their true matches measured on that half alone
+    (``best``, K: each card's best distance; less the cards read as objects by being
+    unlike every face, ``alone``: no true match of a picture), the others the photo's,
+    spread as widely as their own half's spread if wider. A veil spreads a photo's true
+    matches, so a clear card's true match lies where the clear cards' lie, and a veiled
+    card's as widely as the veiled cards' do (their own spread only widens the photo's:
+    the most washed out are read as objects and left out of it). The wrong matches'
+    stay the photo's."""
+    out = np.tile(np.asarray(density, float), (len(best), 1))
+    half = shows >= np.median(shows)
+    clear, veiled = half & ~alone, ~half & ~alone
+    if clear.sum() >= 8:  # a median and its spread want numbers
+        out[half, :2] = calibration.true_lognormal(best[clear], worn)
+    if veiled.sum() >= 8:
+        out[~half, 1] = np.maximum(out[~half, 1],
+                                   calibration.true_lognormal(best[veiled], worn)[1])
+    return out
+
+
+def likely(nearest: np.ndarray, density: calibration.Density | np.ndarray, seen: np.ndarray
            ) -> np.ndarray:
     """:func:`vision.calibration.posterior` of every card at once (K x 4, the faces
     counted once each by :func:`faces_apart`; ``seen`` K, the share of its evidence)."""
@@ -589,9 +614,14 @@ class PooDiversReader:
         face = nearest.argmin(1)
         moved = (nearest[:, :len(FIXED)].argmin(1) != plain_face(templates))
         law = veil_law(printed, nearest.min(1), (face < len(FIXED)) & moved)
+        # a clear card's true match lies where the photo's clear cards' lie (its margin
+        # and its odds with them), a veiled card's where the whole photo's do
+        each_density = graded(dist_f.min(1), share * printed,
+                              unlike_every_face(dist, nearest, fixed, unlike), density,
+                              self.margins.worn)
         each_unlike = object_margins(templates, self.margins,
-                                     photo_true * np.where(moved, np.maximum(printed, 1e-3),
-                                                           1.0) ** law,
+                                     np.exp(each_density[:, 0])
+                                     * np.where(moved, np.maximum(printed, 1e-3), 1.0) ** law,
                                      (density[1], density[3]))
         values, nearest = faces_apart(dist, templates.labels, each_unlike)
         nearest_f = faces_apart(dist_f, templates.labels, each_unlike)[1]
@@ -599,12 +629,16 @@ class PooDiversReader:
         alone = unlike_every_face(dist, nearest, fixed, each_unlike)
         seen = share * np.where(alone, printed ** 2, printed)
         reading = Reading("poodivers", {}, {}, view=view)
-        free, held = likely(nearest_f, density, seen), likely(nearest_b, density, seen)
+        free = likely(nearest_f, each_density, seen)
+        # the fit held to what light gives says nothing of a card clipped anywhere (its
+        # means lean away from the clipped channel): such a card is read by the free fit
+        # and is as sure as that fit says
+        held = np.where(clear[:, None], likely(nearest_b, each_density, seen), free)
         # the candidates are the odds of the distances a card is read by (in their order:
         # the value read is always the first), however much less sure the other fit is;
         # a card is as sure as the least sure of the two fits and those distances (a card
         # an object only over the whole of it, its three quarters nearer a face, is less)
-        odds = likely(nearest, density, seen)
+        odds = likely(nearest, each_density, seen)
         sure = np.minimum(np.minimum(free, held), odds)
         order = np.argsort(nearest, 1, kind="stable")
         for k, (c, r) in enumerate(cells):

@@ -12,8 +12,10 @@ from .helpers import read_grid
 
 def test_the_value_read_is_the_first_candidate(user_table: Callable[[str], Table]) -> None:
     """The bright table's easy photo of seed 2000: three blanks (B6, A7, B8), read right as
-    blanks by the colour fit held to what light gives, were offered to the player with
-    "object" first (the average of that fit and the free one, which had them objects)."""
+    blanks, were offered to the player with "object" first (the average of the colour
+    fit held to what light gives, which had them objects, and the free one). Clipped in
+    places, they are read by the free fit and are now as sure as it says (the held fit
+    takes a clipped card's leaning means for its colour): not asked about at all."""
     table = user_table("bright")
     scene = table.poodivers(2000, "easy", "cow")
     reading = read_grid(table, "cow", scene.photo)
@@ -26,5 +28,5 @@ def test_the_value_read_is_the_first_candidate(user_table: Callable[[str], Table
         assert odds == max(reading.candidates[cell].values())
         assert reading.confidence[cell] <= odds + 1e-9
     unsure = {u["cell"]: u for u in reading.to_json()["unsure"]}
-    assert {"B6", "A7", "B8"} <= set(unsure)
-    assert all(unsure[c]["candidates"][0]["value"] == "blank" for c in ("B6", "A7", "B8"))
+    assert unsure and not {"B6", "A7", "B8"} & set(unsure)
+    assert all(u["candidates"][0]["value"] == reading.cells[c] for c, u in unsure.items())

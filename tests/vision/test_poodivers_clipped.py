@@ -1,0 +1,39 @@
+"""A card clipped anywhere is read by its colour's free fit, and is as sure as that fit
+says: the fit with the gain held to what light gives (``poodivers.bounded_misfit``)
+takes a card's mean colour for its colour, and a clipped channel's mean leans away from
+the clip. The Blender set's photo 16 (linen table): the warm lamp clips the blanks'
+red; read right, they were asked about at 0.005-0.3, the held fit alone doubting them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from companion.games.poodivers.layout import rows_of
+from vision import lighting, mat, poodivers
+from vision.decks import load_faces
+from vision.images import load
+
+from .helpers import as_sent
+
+SET = Path(__file__).with_name("blender")
+
+
+def test_blanks_clipped_in_red_are_read_without_a_question() -> None:
+    truth = json.loads((SET / "truth.json").read_text(encoding="utf-8"))
+    shot = next(s for s in truth["photos"] if s["file"] == "photos/16.jpg")
+    table = SET / shot["table"]
+    reader = poodivers.PooDiversReader(load_faces(table / "faces"), mat.load(table / "mat.json"),
+                                       rows_of(shot["layout"]))
+    photo = as_sent(load(SET / shot["file"]))
+    assert (photo[:, :, 2] >= lighting.CLIP).mean() > 0.1  # the warm lamp clips red
+    reading = reader.read(photo)
+    unsure = set(reading.unsure())
+    blanks = ("C5", "E2", "E7", "G8", "I5", "I8")
+    for cell in blanks:
+        assert shot["cells"][cell] == reading.cells[cell] == "blank", (cell,
+                                                                       reading.candidates[cell])
+    assert not unsure & set(blanks), {c: reading.confidence[c] for c in unsure & set(blanks)}
+    # what it reads wrong it still asks about
+    wrong = [c for c, v in shot["cells"].items() if reading.cells[c] != v]
+    assert not [c for c in wrong if c not in unsure], (wrong, sorted(unsure))
