@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import cv2
 import numpy as np
 
 from companion.games.poodivers.layout import rows_of
 from vision import mat, matching
 from vision.decks import load_faces
+from vision.images import load
 from vision.poodivers import PooDiversReader
 from vision.reading import Reading
 from vision.shoal import moved
@@ -67,3 +72,18 @@ def random_templates(rng: np.random.Generator, n: int, box_mm: tuple[float, floa
     feats = matching.deplane(raw, q).reshape(n, -1)
     return Templates(tuple(f"t{i}" for i in range(n)), feats, box_mm, inset_mm,
                      np.zeros(n), np.zeros((n, 3)), 0.0)
+
+
+BLENDER = Path(__file__).with_name("blender")
+"""The committed physically based set (``benchmarks/render_blender.py``)."""
+
+
+def blender_grid(name: str) -> tuple[dict[str, Any], PooDiversReader, np.ndarray]:
+    """A Tokyo Poo Divers photo of the Blender set (``"photos/10.jpg"``): its truth, the
+    reader of its table and layout, and the photo as the benchmark sends it."""
+    truth = json.loads((BLENDER / "truth.json").read_text(encoding="utf-8"))
+    shot = next(s for s in truth["photos"] if s["file"] == name)
+    table = BLENDER / shot["table"]
+    reader = PooDiversReader(load_faces(table / "faces"), mat.load(table / "mat.json"),
+                             tuple(rows_of(shot["layout"])))
+    return shot, reader, as_sent(load(BLENDER / name))

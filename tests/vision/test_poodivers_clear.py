@@ -6,29 +6,17 @@ object margin nearly as likely a true match as their own distance."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from companion.games.poodivers.layout import rows_of
-from vision import calibration, mat, poodivers
-from vision.decks import load_faces
-from vision.images import load
+from vision import calibration, poodivers
 
-from .helpers import as_sent
-
-SET = Path(__file__).with_name("blender")
+from .helpers import blender_grid
 
 
 def test_clear_cards_beside_a_washed_out_corner_are_not_asked_about() -> None:
-    truth = json.loads((SET / "truth.json").read_text(encoding="utf-8"))
-    shot = next(s for s in truth["photos"] if s["file"] == "photos/10.jpg")
-    table = SET / shot["table"]
-    reader = poodivers.PooDiversReader(load_faces(table / "faces"), mat.load(table / "mat.json"),
-                                       rows_of(shot["layout"]))
-    reading = reader.read(as_sent(load(SET / shot["file"])))
+    shot, reader, photo = blender_grid("photos/10.jpg")
+    reading = reader.read(photo)
     unsure = set(reading.unsure())
     # clear closed backs away from the reflection (0.83-0.90 before)
     clear = ("H3", "B7", "C7", "B8", "B9", "C9")

@@ -6,26 +6,13 @@ red; read right, they were asked about at 0.005-0.3, the held fit alone doubting
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
+from vision import lighting
 
-from companion.games.poodivers.layout import rows_of
-from vision import lighting, mat, poodivers
-from vision.decks import load_faces
-from vision.images import load
-
-from .helpers import as_sent
-
-SET = Path(__file__).with_name("blender")
+from .helpers import blender_grid
 
 
 def test_blanks_clipped_in_red_are_read_without_a_question() -> None:
-    truth = json.loads((SET / "truth.json").read_text(encoding="utf-8"))
-    shot = next(s for s in truth["photos"] if s["file"] == "photos/16.jpg")
-    table = SET / shot["table"]
-    reader = poodivers.PooDiversReader(load_faces(table / "faces"), mat.load(table / "mat.json"),
-                                       rows_of(shot["layout"]))
-    photo = as_sent(load(SET / shot["file"]))
+    shot, reader, photo = blender_grid("photos/16.jpg")
     assert (photo[:, :, 2] >= lighting.CLIP).mean() > 0.1  # the warm lamp clips red
     reading = reader.read(photo)
     unsure = set(reading.unsure())
