@@ -60,9 +60,17 @@ def test_the_list_of_commands_loads_no_heavy_library() -> None:
     assert heavy == [] and {"web", "vision"} <= set(plugins)
 
 
+def _as_a_shell_runs_it(script: str, cache: Path) -> subprocess.CompletedProcess[str]:
+    """``script`` in a new process without the BLAS thread variables (a user's shell has
+    none; the test run may), its template cache in ``cache``."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, check=True, env={**env, "COMPANION_CACHE": str(cache)})
+
+
 def test_a_camera_read_loads_only_what_it_reads_with(tmp_path: Path) -> None:
-    """``companion vision read`` imports no engine, store, record or entry-point
-    machinery, and its BLAS starts with one thread (no pool to spin, no threadpoolctl)."""
+    """``companion vision read`` imports no engine, store or record module, and its BLAS
+    starts with one thread (no pool to spin, no threadpoolctl)."""
     blender = Path(__file__).parents[1] / "vision" / "blender"
     argv = ["vision", "read", "shoal", str(blender / "photos" / "00.jpg"), "--deck",
             str(blender / "linen" / "deck"), "--mat", str(blender / "linen"), "--json"]
@@ -74,9 +82,7 @@ def test_a_camera_read_loads_only_what_it_reads_with(tmp_path: Path) -> None:
               "print(json.dumps(sorted(sys.modules)))\n"
               "from threadpoolctl import threadpool_info\n"
               "print(json.dumps(sorted({p['num_threads'] for p in threadpool_info()})))\n")
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120, check=True, env={**env, "COMPANION_CACHE": str(tmp_path)})
+    done = _as_a_shell_runs_it(script, tmp_path)
     modules, threads = (json.loads(line) for line in done.stdout.splitlines()[-2:])
     unused = {"companion.engine", "companion.store", "companion.record",
               "companion.games.shoal.rules", "threadpoolctl", "sqlite3", "flask"}
@@ -119,8 +125,6 @@ def test_scoring_photos_starts_blas_with_one_thread(tmp_path: Path) -> None:
               "used = 'threadpoolctl' in sys.modules\n"
               "from threadpoolctl import threadpool_info\n"
               "print(json.dumps([light, used, [p['num_threads'] for p in threadpool_info()]]))\n")
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120, check=True, env={**env, "COMPANION_CACHE": str(tmp_path)})
+    done = _as_a_shell_runs_it(script, tmp_path)
     light, used, threads = json.loads(done.stdout.splitlines()[-1])
     assert light and not used and set(threads) == {1}
