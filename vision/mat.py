@@ -234,6 +234,9 @@ def find_markers(spec: MatSpec, photo: np.ndarray) -> dict[int, np.ndarray]:
     small = gray if factor == 1 else cv2.resize(gray[:h * factor, :w * factor], (w, h),
                                                 interpolation=cv2.INTER_AREA)
     params = cv2.aruco.DetectorParameters()
+    # a marker whose white quiet zone the frame cuts but whose black border is whole is
+    # still read (OpenCV's default drops any candidate within 3 px of the photo's edge)
+    params.minDistanceToBorder = 0
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, spec.dictionary))
     detector = cv2.aruco.ArucoDetector(dictionary, params)
     corners, ids, _ = detector.detectMarkers(small)

@@ -113,3 +113,16 @@ def test_bad_mat_files_say_what_is_wrong(tmp_path: Path) -> None:
                                                    "markers": {}}))
     with pytest.raises(VisionError, match="unknown marker dictionary"):
         mat.load(tmp_path)
+
+
+@pytest.mark.parametrize("gap_px", [1, 2])
+def test_a_marker_whose_quiet_zone_the_frame_cuts_is_still_found(gap_px: int) -> None:
+    """A photo framed tight: marker 0's black border a pixel or two from the left edge."""
+    spec = mat.standard("A4")
+    px_per_mm = 4.0
+    sheet = mat.render(spec, px_per_mm)
+    left = round(spec.marker_corners_mm(0)[0][0] * px_per_mm) - gap_px
+    found = mat.find_markers(spec, np.ascontiguousarray(sheet[:, left:]))
+    assert sorted(found) == [0, 1, 2, 3]
+    expected = spec.marker_corners_mm(0) * px_per_mm - [left, 0]
+    assert np.abs(found[0] - expected).max() < 1.5
