@@ -1,5 +1,5 @@
 """Shared fixtures of the vision tests: a deck and faces with generated card art, the
-project's mat, and a template cache of the test's own."""
+project's mat."""
 
 from __future__ import annotations
 
@@ -14,11 +14,6 @@ from vision import art, mat
 from vision.decks import Faces, load_faces
 from vision.images import load as read_image
 from vision.synth_tables import STYLES, Table, write_table
-
-
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("COMPANION_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
 
 
 @pytest.fixture(scope="session")
