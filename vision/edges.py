@@ -65,12 +65,12 @@ class Outline:
     :data:`LEAST` sides of either kind to compare. Each side is measured once."""
 
     def __init__(self, found: dict[Cell, int], cells: list[Cell], corners_mm: np.ndarray,
-                 size_mm: tuple[float, float], rectified: np.ndarray, plain: np.ndarray
-                 ) -> None:
+                 size_mm: tuple[float, float], rectified: np.ndarray, plain: np.ndarray,
+                 measured: dict[tuple[Cell, str], float] | None = None) -> None:
         self.found, self.cells, self.plain = found, cells, plain
         self.corners_mm, self.size_mm, self.rectified = corners_mm, size_mm, rectified
         self.index = {c: k for k, c in enumerate(cells)}
-        self._measured: dict[tuple[Cell, str], float] = {}
+        self._measured = {} if measured is None else measured
         card = [v for c, col in found.items() if not plain[col]
                 for v in self.sides(c, OUTER[col % 4]).values()]
         none = [v for c in cells if c not in found
@@ -79,6 +79,13 @@ class Outline:
         if len(card) >= LEAST and len(none) >= LEAST:
             self.edge = float(np.sqrt(max(float(np.median(card)), 1e-6)
                                       * max(float(np.median(none)), 1e-6)))
+
+    def again(self, found: dict[Cell, int]) -> Outline:
+        """The outline of other cells ``found`` in the same photo and lattice, with the
+        sides measured so far shared (a side's sharpness is the photo's, whatever is
+        found): each side is still measured once."""
+        return Outline(found, self.cells, self.corners_mm, self.size_mm, self.rectified,
+                       self.plain, self._measured)
 
     def sides(self, c: Cell, sides: tuple[str, ...]) -> dict[str, float]:
         """How sharp each of ``sides`` of cell ``c`` that faces a cell not found (bare,

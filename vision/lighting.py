@@ -201,7 +201,8 @@ def _light(small: np.ndarray, known: np.ndarray, markers: np.ndarray
     light = _poly_fit(small, keep)
     for _ in range(3):
         ratio = small / np.maximum(light, 1.0)
-        ratio /= np.median(ratio[keep], axis=0)
+        # each channel's median on its own: numpy's median down a column is slow
+        ratio /= np.array([np.median(ratio[:, :, ch][keep]) for ch in range(3)], np.float32)
         # bare mat is its own colour under any light: in shadow darker, no more coloured
         b, g, r = ratio[..., 0], ratio[..., 1], ratio[..., 2]
         level = (b + g + r) / 3  # channel by channel: numpy's mean over 3 is slow
@@ -211,8 +212,10 @@ def _light(small: np.ndarray, known: np.ndarray, markers: np.ndarray
         grown = (tint < 0.06) & (level > 0.3) & (level < 1.5) & ~markers
         grown &= known
         # pale cards look like mat too; the bare mat is what joins the mat's edges
-        _, labels = cv2.connectedComponents(grown.astype(np.uint8), connectivity=4)
-        grown &= np.isin(labels, np.unique(labels[band & grown]))
+        count, labels = cv2.connectedComponents(grown.astype(np.uint8), connectivity=4)
+        joined = np.zeros(count, bool)
+        joined[labels[band & grown]] = True
+        grown &= joined[labels]
         if grown.sum() < 50:
             break
         keep = grown
@@ -256,7 +259,9 @@ def flatten(rectified: np.ndarray, spec: MatSpec, px_per_mm: float = PX_PER_MM,
     mat_tone = np.minimum(1.0 / white if white is not None else 1.0,
                           1.0).astype(np.float32) * np.ones(3, np.float32)
     # the bare mat reads 1.0 over the light; paper white 1.0 over light * white
-    ratio = (rectified.astype(np.float32) + 1.0) / np.maximum(light_full, 1.0)
+    ratio = rectified.astype(np.float32)
+    ratio += 1.0
+    ratio /= np.maximum(light_full, 1.0)
     # OpenCV's product with a per-channel scalar: numpy's broadcast over 3 is ten times slower
     flat = cv2.multiply(ratio, (*map(float, mat_tone), 0.0))
     rb, rg, rr = cv2.split(ratio)
@@ -306,12 +311,12 @@ def soft_bright(level: np.ndarray, brighter: np.ndarray, px_per_mm: float) -> np
     slope = cv2.magnitude(gx, gy)  # per mm
     inner = cv2.erode(brighter.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     edge = brighter & ~inner
-    lab = labels.ravel()
-    n_edge = np.bincount(lab[edge.ravel()], minlength=count)
-    s_edge = np.bincount(lab[edge.ravel()], slope.ravel()[edge.ravel()], minlength=count)
-    area = np.bincount(lab[brighter.ravel()], minlength=count)
-    excess = np.bincount(lab[brighter.ravel()], (level.ravel() - 1.0)[brighter.ravel()],
-                         minlength=count)
+    on_edge, inside = edge.ravel(), brighter.ravel()
+    lab_edge, lab_inside = labels.ravel()[on_edge], labels.ravel()[inside]
+    n_edge = np.bincount(lab_edge, minlength=count)
+    s_edge = np.bincount(lab_edge, slope.ravel()[on_edge], minlength=count)
+    area = np.bincount(lab_inside, minlength=count)
+    excess = np.bincount(lab_inside, level.ravel()[inside] - 1.0, minlength=count)
     steep = (s_edge / np.maximum(n_edge, 1)) / np.maximum(excess / np.maximum(area, 1), 1e-3)
     soft = steep < STEEP
     soft[0] = False

@@ -81,8 +81,8 @@ def doubts(cells: list[Cell], found: dict[Cell, int], sections: np.ndarray, spli
              if c not in found and best[k] > split and not plain[which[k]]}
     looked: set[Cell] = set()
     while True:
-        touching = [c for c in cells if c not in found and c not in out and any(
-            (c[0] + dx, c[1] + dy) in near for dx in (-1, 0, 1) for dy in (-1, 0, 1))]
+        ring = {(i + dx, j + dy) for i, j in near for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+        touching = [c for c in cells if c in ring and c not in found and c not in out]
         new = []
         for c in touching:
             if c in fishy:
@@ -105,10 +105,10 @@ def hidden(cells: list[Cell], seen: np.ndarray, shoal: set[Cell]) -> list[Cell]:
     less than that is seen. A card that lay there, under the glare, would not be read;
     every card touches the shoal, so none lies further out."""
     share = dict(zip(cells, seen, strict=True))
+    ring = {(i + dx, j + dy) for i, j in shoal for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
     out = []
     for c in cells:
-        if c in shoal or not any((c[0] + dx, c[1] + dy) in shoal
-                                 for dx in (-1, 0, 1) for dy in (-1, 0, 1)):
+        if c in shoal or c not in ring:
             continue
         cards = [[(c[0] - px + dx, c[1] - py + dy) for dx, dy in QUADRANTS]
                  for px, py in QUADRANTS]  # the four places of a card covering c

@@ -206,8 +206,7 @@ class ShoalReader:
                     pattern[index[c]] = faint[index[c]]
                 # (corners are still sought in the first outline: a card's outline is
                 # its own, whatever was found beside it)
-                found = edges.Outline(more, cells, corners + shift, (sw, sh), rectified,
-                                      plain).outlined()
+                found = outline.again(more).outlined()
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision import edges
 from vision.mat import PX_PER_MM
@@ -94,3 +95,32 @@ def test_a_card_washed_out_shows_its_corners_and_bare_mat_beside_a_card_none() -
     inner = [c for c in CELLS if c[0] < 5]
     corners = np.array([(i * SECTION[0], j * SECTION[1]) for i, j in inner], float)
     assert cornered(found, inner, corners, image, plain) == [(3, 1), (3, 2)]
+
+
+def test_an_outline_of_more_cards_in_the_same_photo_measures_no_side_twice(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader outlines the cells found again after a second peel: the sides the
+    first outline measured are not measured again, and what it says is what a fresh
+    outline of those cells says."""
+    image = photo([(1, 1), (1, 3)])
+    plain = np.zeros(12, bool)
+    plain[[5, 8]] = True
+    first = {(1, 1): 0, (2, 1): 1, (1, 2): 2, (2, 2): 3}
+    more = {**first, (1, 3): 4, (2, 3): 5, (1, 4): 6, (2, 4): 7, (3, 2): 8}
+    measured: list[tuple[float, float, str]] = []
+    strength = edges.strength
+
+    def counted(rectified: np.ndarray, corner_mm: np.ndarray, size_mm: tuple[float, float],
+                side: str) -> float:
+        measured.append((float(corner_mm[0]), float(corner_mm[1]), side))
+        return strength(rectified, corner_mm, size_mm, side)
+
+    monkeypatch.setattr(edges, "strength", counted)
+    outline = edges.Outline(first, CELLS, CORNERS, SECTION, image, plain)
+    outline.outlined()
+    again = outline.again(more)
+    assert again.outlined() == {c: col for c, col in more.items() if c != (3, 2)}
+    assert len(measured) == len(set(measured))  # each side once, over both outlines
+    fresh = edges.Outline(more, CELLS, CORNERS, SECTION, image, plain)
+    assert fresh.edge == again.edge
+    assert fresh.outlined() == again.outlined()
