@@ -27,3 +27,5 @@ lgpio_fails, no_decoding
 # session's expiry from its CONNECT properties (hub/mqtt.py, hub/publish.py, hub/follow.py)
 on_connect, on_disconnect, on_message, on_publish, on_subscribe, userdata, properties
 SessionExpiryInterval
+# OpenCV's ArUco detector reads its parameters (vision/mat.py)
+minDistanceToBorder
