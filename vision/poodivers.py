@@ -28,8 +28,11 @@ brightness leaves of its print (:func:`vision.poo_veil.plain_print`: a veil hide
 pattern, never makes one). The clearer half of a photo's cards is judged by that half's
 own true matches, the veiled half at least as widely as its own spread
 (:func:`vision.poo_odds.graded`). A card torn between two fixed faces is sought again
-with every picture at every 1 mm shift (:func:`everywhere`). Build a
-:class:`PooDiversReader` once per faces file, mat and layout.
+with every picture at every 1 mm shift (:func:`everywhere`). A card unlike every face
+whose window a lamp's reflection brightens beyond its rim is weighed by its rim as well
+(:mod:`vision.poo_rim`: the bowed rim does not catch the lamp and shows its face's
+colour), and asked about when rim and print disagree. Build a :class:`PooDiversReader`
+once per faces file, mat and layout.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ import cv2
 import numpy as np
 
 from companion.grid import Cell
-from vision import calibration, lighting, matching, poo_grid, templates
+from vision import calibration, lighting, matching, poo_grid, poo_rim, templates
 from vision.decks import Faces, load_faces
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
 from vision.matching import FEATURE_PX_PER_MM
@@ -92,6 +95,7 @@ class PooDiversReader:
         self.margins = calibration.margins(self.templates, frozenset({"object"}))
         n = self.templates.features.shape[1] // 3
         self.spared = Spared(self.templates)
+        self.pictures = poo_rim.picture_rims(faces, PX_PER_MM)
         self.spared_cross = self.spared.distances(self.templates.features.reshape(-1, n, 3),
                                                   matching.QUANTUM)
 
@@ -111,7 +115,8 @@ class PooDiversReader:
         scale = FEATURE_PX_PER_MM / PX_PER_MM
         low = cv2.resize(view.rectified, None, fx=scale, fy=scale,
                          interpolation=cv2.INTER_AREA)
-        clip = cv2.resize(lighting.clipped(view.rectified).astype(np.float32),
+        rectified_clip = lighting.clipped(view.rectified)
+        clip = cv2.resize(rectified_clip.astype(np.float32),
                           low.shape[1::-1], interpolation=cv2.INTER_AREA)
         light = lighting.flatten(low, mat, FEATURE_PX_PER_MM, clip)
         cw, ch = faces.card_mm
@@ -276,6 +281,17 @@ class PooDiversReader:
         odds = likely(nearest, each_density, seen)
         sure = np.minimum(np.minimum(free, held), odds)
         order = np.argsort(nearest, 1, kind="stable")
+        if alone.any():
+            # a card unlike every face may be one whose print a lamp's reflection hides:
+            # its rim, which does not reflect the lamp, still shows its face's colour
+            sure_of = sure[np.arange(len(cells)), order[:, 0]] >= calibration.UNSURE
+            odds, most = self._rims(view.rectified, low, light.flat, rectified_clip,
+                                    corners + shift, odds,
+                                    np.where(sure_of & ~alone, order[:, 0], -1), alone,
+                                    means)
+            weighed = (most < 1).any(1)
+            order[weighed] = np.argsort(-odds[weighed], 1, kind="stable")
+            sure[weighed] = np.minimum(odds, most)[weighed]
         for k, (c, r) in enumerate(cells):
             v = int(order[k, 0])
             name = str(Cell(c, r))
@@ -287,6 +303,27 @@ class PooDiversReader:
             reading.boxes_mm[name] = (ox + x0 + c * pitch_x + dx, oy + y0 + r * pitch_y + dy,
                                       cw, ch)
         return reading
+
+    def _rims(self, rectified: np.ndarray, low: np.ndarray, flat: np.ndarray,
+              clipped: np.ndarray, corners: np.ndarray, odds: np.ndarray, read: np.ndarray,
+              alone: np.ndarray, means: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`vision.poo_rim.weigh` of the cards (top-left ``corners``, mm) in the
+        rectified photo at its own resolution (the rim is 1.5 mm wide), over the light
+        measured at the compared one (``low`` the photo there, ``flat`` over its light);
+        ``means`` each card's mean colour over its compared window."""
+        cw, ch = self.faces.card_mm
+        size = (round(cw * PX_PER_MM), round(ch * PX_PER_MM))
+        rims = poo_rim.card_rims(rectified, low, flat, clipped, corners * PX_PER_MM, size,
+                                 PX_PER_MM)
+        faces = (*FIXED, "object")
+        found = poo_rim.rim_distances(rims, read, self.pictures, self.templates.labels,
+                                      faces, alone)
+        if found is None:
+            return odds, np.ones_like(odds)
+        rim, noise = found
+        hidden = poo_rim.reflected(means, rims, rim, self.templates, self.pictures, faces,
+                                   read >= 0)
+        return poo_rim.weigh(odds, rim, noise, alone, hidden)
 
 
 def read(photo: np.ndarray, faces: Faces, rows: tuple[str, ...], mat: MatSpec) -> Reading:
