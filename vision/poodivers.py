@@ -37,6 +37,7 @@ once per faces file, mat and layout.
 
 from __future__ import annotations
 
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -95,9 +96,14 @@ class PooDiversReader:
         self.margins = calibration.margins(self.templates, frozenset({"object"}))
         n = self.templates.features.shape[1] // 3
         self.spared = Spared(self.templates)
-        self.pictures = poo_rim.picture_rims(faces, PX_PER_MM)
         self.spared_cross = self.spared.distances(self.templates.features.reshape(-1, n, 3),
                                                   matching.QUANTUM)
+
+    @cached_property
+    def pictures(self) -> np.ndarray:
+        """The pictures' rim colours (:func:`vision.poo_rim.picture_rims`), read from the
+        faces file's images when first a photo has a card unlike every face."""
+        return poo_rim.picture_rims(self.faces, PX_PER_MM)
 
     @classmethod
     def from_files(cls, faces: Path, mat: Path | None, rows: tuple[str, ...]
