@@ -11,7 +11,7 @@ import numpy as np
 
 from companion.doctor import Setup
 from companion.settings import Settings
-from vision import calibration, doctor, poodivers, templates
+from vision import calibration, doctor, poo_odds, poodivers, templates
 from vision.decks import load_deck, load_faces
 from vision.mat import standard
 
@@ -22,13 +22,13 @@ def test_the_object_margin_lies_between_a_true_match_and_the_nearest_object(
     reader = poodivers.PooDiversReader(faces, standard("A3"), ("####",))
     templates, margins = reader.templates, reader.margins
     labels = np.array(templates.labels)
-    fixed = np.isin(labels, poodivers.FIXED)
+    fixed = np.isin(labels, poo_odds.FIXED)
     nearest_object = float(calibration.cross(templates)[np.ix_(fixed, ~fixed)].min())
-    margin = poodivers.object_margin(templates, margins, 0.0)
+    margin = poo_odds.object_margin(templates, margins, 0.0)
     assert margins.worn < margin < nearest_object
     assert np.isclose(margin, np.sqrt(margins.worn * nearest_object))
     # a photo worse than the calibration moves the margin out, never past the objects
-    worse = poodivers.object_margin(templates, margins, 4 * margins.worn)
+    worse = poo_odds.object_margin(templates, margins, 4 * margins.worn)
     assert margin < worse < nearest_object
 
 
@@ -42,7 +42,7 @@ def test_a_faces_file_without_object_pictures_still_has_a_margin(faces_dir: Path
     reader = poodivers.PooDiversReader(load_faces(folder), standard("A3"), ("#",))
     d = calibration.cross(reader.templates)
     apart = d[~np.eye(3, dtype=bool)].min()
-    margin = poodivers.object_margin(reader.templates, reader.margins, 0.0)
+    margin = poo_odds.object_margin(reader.templates, reader.margins, 0.0)
     assert reader.margins.worn < margin < apart
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision import calibration, poodivers
+from vision import calibration, poo_odds
 
 from .helpers import blender_grid
 
@@ -41,7 +41,7 @@ def test_the_clearer_half_has_its_own_true_matches() -> None:
     alone[:4] = True
     best[:4] = 2.0  # objects unlike every face: no true match of a picture
     whole = calibration.photo_density(np.stack([best, best * 10], 1), 0.01)
-    graded = poodivers.graded(best, clear, alone, whole, 0.01)
+    graded = poo_odds.graded(best, clear, alone, whole, 0.01)
     assert graded[:32, 0] == pytest.approx(np.log(0.1), abs=0.1)
     assert graded[:32, 1] == pytest.approx(calibration.SPREAD_MIN)
     assert whole[1] > 0.3  # the photo's, widened by the veiled half
@@ -54,10 +54,10 @@ def test_the_clearer_half_has_its_own_true_matches() -> None:
     # never narrower than the photo's (its most washed-out cards are read as objects)
     tight = np.concatenate([best[:32], 0.5 * np.exp(rng.normal(0, 0.01, 32))])
     whole = calibration.photo_density(np.stack([tight, tight * 10], 1), 0.01)
-    graded = poodivers.graded(tight, clear, alone, whole, 0.01)
+    graded = poo_odds.graded(tight, clear, alone, whole, 0.01)
     assert graded[32:] == pytest.approx(np.tile(np.asarray(whole), (32, 1)))
     # a photo too small to say: the photo's for every card
-    assert poodivers.graded(best[:6], clear[:6], alone[:6], whole, 0.01) == pytest.approx(
+    assert poo_odds.graded(best[:6], clear[:6], alone[:6], whole, 0.01) == pytest.approx(
         np.tile(np.asarray(whole), (6, 1)))
 
 

@@ -1,5 +1,5 @@
 """A card clipped anywhere is read by its colour's free fit, and is as sure as that fit
-says: the fit with the gain held to what light gives (``poodivers.bounded_misfit``)
+says: the fit with the gain held to what light gives (``poo_veil.bounded_misfit``)
 takes a card's mean colour for its colour, and a clipped channel's mean leans away from
 the clip. The Blender set's photo 16 (linen table): the warm lamp clips the blanks'
 red; read right, they were asked about at 0.005-0.3, the held fit alone doubting them."""

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from vision import poodivers
+from vision import poo_veil, poodivers
 from vision.decks import load_faces
 from vision.synth_tables import Table
 from vision.templates import poo_templates
@@ -23,7 +23,7 @@ def test_a_brown_card_fits_a_blank_only_at_more_contrast_than_light_gives(
     blank = templates.labels.index("blank")
     brown = np.array([[0.17, 0.44, 0.49]], np.float32)  # BGR, paper-white units
     free = poodivers.matching.colour_misfit(brown, templates, np.ones(3, np.float32))
-    held = poodivers.bounded_misfit(brown, templates, np.ones(3, np.float32), 1.2)
+    held = poo_veil.bounded_misfit(brown, templates, np.ones(3, np.float32), 1.2)
     assert free[0, blank] < 0.002  # the blank's tint stretched five times fits it
     assert held[0, blank] > 0.04   # at the contrast light gives it does not
 

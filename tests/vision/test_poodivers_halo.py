@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from vision import matching, poodivers, templates
+from vision import matching, poo_glare, templates
 from vision.decks import Faces
 from vision.synth_tables import Table
 
@@ -64,7 +64,7 @@ def test_the_halo_is_fitted_with_each_face(user_table: Callable[[str], Table], s
 
 def test_a_faint_print_under_a_halo_is_its_face(faces: Faces) -> None:
     """A closed back at half its contrast under a bright halo off its centre (one of
-    the shapes :func:`vision.poodivers.halos` allows for): taken
+    the shapes :func:`vision.poo_glare.halos` allows for): taken
     off alone (the halo that explains most of the card), the halo leaves the card far
     from its face; fitted with the face, as near as a clean copy; the sleeper stays far."""
     pictures = templates.poo_templates(faces)
@@ -79,10 +79,10 @@ def test_a_faint_print_under_a_halo_is_its_face(faces: Faces) -> None:
             + 0.5)
     small, corner = on_mat(card, pictures)
     whites = [np.ones(3, np.float32)]
-    bumps = poodivers.halos(pictures, card_mm, whites)
-    fitted = poodivers.halo_distances(small, corner, pictures, bumps, matching.QUANTUM)[0]
+    bumps = poo_glare.halos(pictures, card_mm, whites)
+    fitted = poo_glare.halo_distances(small, corner, pictures, bumps, matching.QUANTUM)[0]
     alone = matching.distances(
-        poodivers.without_halo(small, corner, pictures, bumps), pictures, matching.QUANTUM)[0]
+        poo_glare.without_halo(small, corner, pictures, bumps), pictures, matching.QUANTUM)[0]
     assert fitted[closed] < 0.5 * alone[closed]
     assert fitted[closed] < fitted[labels.index("sleeper")]
 
@@ -115,12 +115,12 @@ def test_a_halo_added_in_linear_light_is_fitted_there(faces: Faces) -> None:
     closed = labels.index("closed")
     values = (pictures.features[closed].reshape(-1, 3) + pictures.means[closed]).astype(
         np.float64)
-    light = 0.5 * poodivers.linear(values) + 0.6 * bump.reshape(-1, 1)
+    light = 0.5 * poo_glare.linear(values) + 0.6 * bump.reshape(-1, 1)
     card = np.where(light <= 0.0031308, 12.92 * light,
                     1.055 * light ** (1 / 2.4) - 0.055)
     small, corner = on_mat(card, pictures)
-    bumps = poodivers.halos(pictures, card_mm, [np.ones(3, np.float32)])
-    fitted = [poodivers.halo_distances(small, corner, pictures, bumps, matching.QUANTUM,
+    bumps = poo_glare.halos(pictures, card_mm, [np.ones(3, np.float32)])
+    fitted = [poo_glare.halo_distances(small, corner, pictures, bumps, matching.QUANTUM,
                                        in_light=in_light)[0] for in_light in (False, True)]
     assert fitted[1][closed] < 0.1
     assert fitted[1][closed] < 0.5 * fitted[0][closed]

@@ -1,7 +1,7 @@
 """A veil hides a pattern but never makes one: a Tokyo Poo Divers card read as the plain
 face (the blank) while brighter than the blank's pictures are, at the gain the photo's
 unveiled cards show, says only as much of its face as that brightness leaves of its print
-(:func:`vision.poodivers.plain_print`): under a strong veil any card looks plain."""
+(:func:`vision.poo_veil.plain_print`): under a strong veil any card looks plain."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from vision import poodivers, templates
+from vision import poo_odds, poo_veil, templates
 from vision.decks import Faces
 from vision.synth_tables import Table
 
@@ -37,7 +37,7 @@ def test_only_a_plain_reading_brighter_than_its_pictures_is_doubted(faces: Faces
     print share falls (to a half); the patterned closed back keeps what the veil says."""
     pictures = templates.poo_templates(faces)
     labels = np.array(pictures.labels)
-    tone = {f: float(pictures.means[labels == f].mean(1).max()) for f in poodivers.FIXED}
+    tone = {f: float(pictures.means[labels == f].mean(1).max()) for f in poo_odds.FIXED}
     nearest = np.full((4, 4), 1.0)
     nearest[[0, 2], 0] = 0.1      # closed
     nearest[[1, 3], 1] = 0.1      # blank
@@ -45,5 +45,5 @@ def test_only_a_plain_reading_brighter_than_its_pictures_is_doubted(faces: Faces
     means = grey * np.array([tone["closed"], tone["blank"], 2 * tone["closed"],
                              2 * tone["blank"]])[:, None]
     printed = np.array([1.0, 1.0, 0.8, 0.8])
-    out = poodivers.plain_print(printed, nearest, means, pictures)
+    out = poo_veil.plain_print(printed, nearest, means, pictures)
     assert np.allclose(out, [1.0, 1.0, 0.8, 0.5])

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.games.poodivers.layout import card_cells, named, rows_of
-from vision import calibration, matching, poo_grid, poodivers, synth
+from vision import calibration, matching, poo_grid, poo_odds, poodivers, synth
 from vision.decks import Faces, load_faces
 from vision.errors import VisionError
 from vision.mat import MatSpec, load
@@ -191,14 +191,14 @@ def test_true_matches_spread_widely_move_the_object_margin_out_never_in(
     them; alike spreads, or narrower true ones, leave the geometric mean."""
     reader = poodivers.PooDiversReader(faces, a3, ("####",))
     t, margins = reader.templates, reader.margins
-    fixed = np.isin(np.array(t.labels), poodivers.FIXED)
+    fixed = np.isin(np.array(t.labels), poo_odds.FIXED)
     nearest_object = float(calibration.cross(t)[np.ix_(fixed, ~fixed)].min())
-    base = poodivers.object_margin(t, margins, 0.0)
+    base = poo_odds.object_margin(t, margins, 0.0)
     assert np.isclose(base, np.sqrt(margins.worn * nearest_object))
-    assert np.isclose(poodivers.object_margin(t, margins, 0.0, (0.3, 0.3)), base)
-    assert np.isclose(poodivers.object_margin(t, margins, 0.0, (0.25, 0.9)), base)
-    wide = poodivers.object_margin(t, margins, 0.0, (0.9, 0.3))
-    wider = poodivers.object_margin(t, margins, 0.0, (3.0, 0.3))
+    assert np.isclose(poo_odds.object_margin(t, margins, 0.0, (0.3, 0.3)), base)
+    assert np.isclose(poo_odds.object_margin(t, margins, 0.0, (0.25, 0.9)), base)
+    wide = poo_odds.object_margin(t, margins, 0.0, (0.9, 0.3))
+    wider = poo_odds.object_margin(t, margins, 0.0, (3.0, 0.3))
     assert base < wide < wider < nearest_object
 
 
@@ -245,12 +245,12 @@ def test_the_noise_floor_is_the_bare_mat_s_own_in_the_gaps_between_cards() -> No
        st.lists(st.floats(0.0, 1.0), min_size=2, max_size=2))
 def test_every_cards_odds_at_once_are_each_cards_own(distances: list[float],
                                                      seen: list[float]) -> None:
-    """:func:`poodivers.likely` gives every card the odds :func:`calibration.posterior`
+    """:func:`poo_odds.likely` gives every card the odds :func:`calibration.posterior`
     gives it alone."""
-    values = (*poodivers.FIXED, "object")
+    values = (*poo_odds.FIXED, "object")
     nearest = np.array(distances).reshape(2, 4)
     density = (-2.0, 0.5, 0.5, 1.0)
-    at_once = poodivers.likely(nearest, density, np.array(seen))
+    at_once = poo_odds.likely(nearest, density, np.array(seen))
     for k in range(2):
         alone = calibration.posterior(nearest[k], values, density, seen=seen[k])
         assert np.allclose(at_once[k], [alone[v] for v in values])

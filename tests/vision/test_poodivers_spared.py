@@ -1,6 +1,6 @@
 """A card spoiled on a corner is its face: the Tokyo Poo Divers reader calls a card an
 object by being unlike every face only when it is unlike them over its best three
-quarters as well (:class:`vision.poodivers.Spared`), against the margin that comparison
+quarters as well (:class:`vision.poo_glare.Spared`), against the margin that comparison
 has in the same photo."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from vision import matching, poodivers, templates
+from vision import matching, poo_glare, templates
 from vision.decks import Faces
 from vision.synth_tables import Table
 
@@ -33,7 +33,7 @@ def test_a_card_spoiled_on_a_corner_is_its_face(user_table: Callable[[str], Tabl
     assert scene.cells[cell] != "object"
     reading = read_grid(table, layout, as_sent(scene.photo))
     # read by its best three quarters, asked about (the whole card unlike its face), or,
-    # since a halo is fitted with each face (:func:`vision.poodivers.halo_distances`),
+    # since a halo is fitted with each face (:func:`vision.poo_glare.halo_distances`),
     # by the whole card: either way the face it is
     assert reading.cells[cell] == scene.cells[cell]
 
@@ -63,7 +63,7 @@ def test_a_spot_on_one_quarter_is_left_out(faces: Faces) -> None:
     card = pictures.features[closed].reshape(-1, 3) + 0.5 * spot.reshape(-1, 1)
     samples = card[None].astype(np.float32)
     whole = matching.distances(samples, pictures, matching.QUANTUM)[0]
-    kept = poodivers.Spared(pictures).distances(samples, matching.QUANTUM)[0]
+    kept = poo_glare.Spared(pictures).distances(samples, matching.QUANTUM)[0]
     assert whole[closed] > 0.3
     assert kept[closed] < 0.05
     assert kept[labels.index("sleeper")] > 0.3

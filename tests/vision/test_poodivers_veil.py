@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from companion.games.poodivers.layout import rows_of
-from vision import mat, poodivers
+from vision import mat, poo_veil, poodivers
 from vision.decks import load_faces
 from vision.images import load
 
@@ -64,8 +64,8 @@ def test_the_veil_law_is_measured_in_the_photo() -> None:
     printed = np.concatenate([np.ones(30), rng.uniform(0.4, 0.95, 20)])
     read = np.ones(len(printed), bool)
     squared = 0.1 * printed ** -2 * np.exp(rng.normal(0, 0.05, len(printed)))
-    assert poodivers.veil_law(printed, squared, read) == pytest.approx(-2.0, abs=0.1)
+    assert poo_veil.veil_law(printed, squared, read) == pytest.approx(-2.0, abs=0.1)
     level = 0.1 * np.exp(rng.normal(0, 0.05, len(printed)))
-    assert abs(poodivers.veil_law(printed, level, read)) < 0.2
+    assert abs(poo_veil.veil_law(printed, level, read)) < 0.2
     few = np.where(np.arange(len(printed)) < 47, 1.0, 0.5)
-    assert poodivers.veil_law(few, 0.1 * few ** -2, read) == 0.0
+    assert poo_veil.veil_law(few, 0.1 * few ** -2, read) == 0.0

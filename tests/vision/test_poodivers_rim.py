@@ -1,0 +1,90 @@
+"""A card whose print a lamp's reflection hides is weighed by its rim, which does not
+reflect the lamp. The Blender set's photo 13 (gloss table): the reflection covers the
+compared window of the closed back B5, which looked like none of the faces and was read
+as an object (asked about, 0.31); its rim still
+show the back's red, pale, where the window is far brighter than the rim, and the
+photo's clear closed backs and the faces file's closed picture say so."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import calibration, poo_rim, templates
+
+from .helpers import blender_grid
+
+
+def test_a_closed_back_under_the_reflection_is_read_by_its_rim() -> None:
+    shot, reader, image = blender_grid("photos/13.jpg")
+    reading = reader.read(image)
+    unsure = set(reading.unsure())
+    for cell in ("B5",):
+        assert shot["cells"][cell] == "closed"
+        assert reading.cells[cell] == "closed", (cell, reading.candidates[cell])
+        # the print says object, the rim a closed back: mixed evidence is asked about
+        assert cell in unsure, (cell, reading.confidence[cell])
+        assert next(iter(reading.candidates[cell])) == "closed"
+    wrong = [c for c, v in shot["cells"].items() if reading.cells[c] != v]
+    assert not [c for c in wrong if c not in unsure], (wrong, sorted(unsure))
+
+
+def test_a_rim_under_a_veil_is_its_face() -> None:
+    """A rim is any share of its face's rim plus a veil (light added alike to every
+    channel), never less light than its share: a pale red is a red under a veil; a
+    darker or a differently tinted one is not."""
+    red = np.array([[0.2, 0.15, 0.55]])
+    veiled = 0.8 * red + 0.3
+    assert poo_rim.veil_residual(veiled, red)[0, 0] == pytest.approx(0.0, abs=1e-9)
+    # darker than its share leaves: the veil would take light away (b < 0)
+    darker = 1.2 * red - 0.1
+    assert poo_rim.veil_residual(darker, red)[0, 0] > 0.05
+    blue = np.array([[0.55, 0.3, 0.2]]) + 0.3
+    assert poo_rim.veil_residual(blue, red)[0, 0] > 0.2
+
+
+def test_mixed_evidence_is_asked_about() -> None:
+    """A card the print calls an object (unlike every face) whose rim lies nearer a
+    fixed face than any object's rim, under a reflection that its rim does not show, is
+    asked about whichever it is read as; a rim that says no more than its noise leaves
+    the print's odds; so does a card under no reflection (a veil over it all) and a card
+    not read as an object by being unlike every face."""
+    odds = np.tile([0.02, 0.0, 0.01, 0.97], (5, 1))
+    odds[1] = [0.45, 0.0, 0.05, 0.50]          # the print torn
+    rim = np.tile([0.01, 0.5, 0.4, 0.20], (5, 1))
+    rim[2] = [0.100, 0.5, 0.4, 0.101]          # as near an object as a closed back
+    alone = np.array([True, True, True, True, False])
+    hidden = np.array([0.6, 0.6, 0.6, 0.0, 0.6])
+    out, most = poo_rim.weigh(odds, rim, 0.01, alone, hidden)
+    sure = np.minimum(out, most)
+    read = out.argmax(1)
+    assert read[0] == 3 and sure[0, 3] < calibration.UNSURE
+    assert read[1] == 0 and sure[1, 0] < calibration.UNSURE
+    assert read[2] == 3 and sure[2, 3] > calibration.UNSURE
+    for k in (3, 4):
+        assert out[k] == pytest.approx(odds[k]) and (most[k] == 1).all()
+
+
+def test_a_reflection_is_light_the_rim_does_not_show() -> None:
+    """A card brighter over its window than at its rim, beyond what its face's pictures
+    (and any object's) show there and beyond what the photo's clear cards reach,
+    carries a reflection; a veil over rim and window alike carries none."""
+    pictures = templates.Templates(("closed", "blank", "object"), np.zeros((3, 3)), (26, 26),
+                                   2.0, np.zeros(3), np.array([[0.3] * 3, [0.95] * 3,
+                                                               [0.6] * 3]), 0.0)
+    picture_rims = np.array([[0.3] * 3, [0.9] * 3, [0.7] * 3])
+    faces = ("closed", "blank", "sleeper", "object")
+    rim = np.array([[0.01, 0.5, np.inf, 0.2]] * 3)
+    window = np.array([[0.9] * 3, [0.55] * 3, [0.35] * 3])
+    rims = np.array([[0.4] * 3, [0.55] * 3, [0.3] * 3])
+    none = np.zeros(3, bool)
+    share = poo_rim.reflected(window, rims, rim, pictures, picture_rims, faces, none)
+    # (0.9 - 0.4) / 0.9 of its light (the closed picture as bright inside as at its
+    # rim), as much of a print's evidence (the square of its share) hidden
+    assert share[0] == pytest.approx(1 - (1 - 0.5 / 0.9) ** 2)
+    assert share[1] == 0.0
+    # a clear card (the third) as bright over its window as its step: nothing beyond it
+    clear = np.array([False, False, True])
+    floor = (0.35 - 0.3) / 0.35
+    assert poo_rim.reflected(window, rims, rim, pictures, picture_rims, faces, clear)[0] \
+        == pytest.approx(1 - (1 - (0.5 / 0.9 - floor) / (1 - floor)) ** 2)
