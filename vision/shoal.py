@@ -70,7 +70,7 @@ from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
 from vision.peel import QUADRANTS, Cell, card_priors, doubts, hidden, outshone, peel, two_groups
 from vision.reading import Reading, timed
-from vision.washed import faint_sections
+from vision.washed import faint_sections, through_veil
 
 SEARCH_PX_PER_MM = 0.5
 """Resolution of the whole-card search for the top card."""
@@ -175,6 +175,11 @@ class ShoalReader:
         top_score = float(np.mean(sections[top].max(1))) if top else float(sections.max())
         # the cells' best correlations fall in two groups, the bare mat's and the cards'
         split, bare = two_groups(sections.max(1))
+        # a card under a lamp's reflection is compared at local contrast too, as much
+        # as its print's share of its light falls short of the clear cards'
+        pattern = sections = through_veil(small, corners, shift, sections, split,
+                                          (split + top_score) / 2, self.templates,
+                                          self.contrast)
         plain = np.array([v == EMPTY for v in self.templates.labels[1:]])
         # a cell's colour is judged at its middle, clear of its neighbours and edges
         middle = max(self.templates.inset_mm, min(sw, sh) / 4)

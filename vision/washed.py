@@ -26,6 +26,12 @@ from vision.templates import Templates
 SHIFTS_MM = (-2, 0, 2)
 """Shifts at which a cell is compared (then 1 mm around the best): a washed-out card lies
 on the lattice the cards read fix, as they do."""
+VEILED = 0.5
+"""A cell is veiled (:func:`through_veil`) when its print explains less than half the
+share of its light that the print explains on this photo's clear cards (:func:`veiled`
+at this or above): the veil's light outweighs the print's. A card a little paler than
+the clear ones (wear, a warmer light, the art's own contrast) is left to the print: a
+small change to a cell's ranking can change which card the peel takes."""
 
 
 def beside(cells: Iterable[Cell]) -> set[Cell]:
@@ -87,4 +93,64 @@ def _scores(part: np.ndarray, corners: np.ndarray, contrast: Templates) -> np.nd
     ncc, _ = matching.correlations(part, np.ones(part.shape[:2], np.float32), corners,
                                    contrast, shifts=SHIFTS_MM)
     out: np.ndarray = ncc[:, 1:].astype(np.float64)
+    return out
+
+
+
+def veiled(small: np.ndarray, corners: np.ndarray, best: np.ndarray, sections: Templates,
+           clear: np.ndarray) -> np.ndarray:
+    """How veiled each cell is (K, 0 to 1), from the photo itself: the share of the
+    cell's light that its best section (``best``, K indices into ``sections``) explains,
+    its colours at the gain its pattern shows, against that share on the ``clear`` cells
+    (this photo's sure matches). A veil adds light that carries no print; shade and a
+    dimmer lamp scale print and light alike and leave the share."""
+    if not clear.any():
+        return np.zeros(len(corners))
+    box, inset = sections.box_mm, sections.inset_mm
+    ww, wh = matching.window(box, inset)
+    raw = matching.sample(small, corners, box, inset, (0,))
+    flat = matching.deplane(raw, matching.plane_basis(ww, wh)).reshape(len(raw), -1)
+    t = sections.features[best]
+    gain = (flat * t).sum(1) / np.maximum((t * t).sum(1), 1e-9)
+    share = ((gain[:, None] * sections.means[best]).sum(1)
+             / np.maximum(raw.mean(1).sum(1), matching.QUANTUM))
+    out: np.ndarray = np.clip(1 - share / max(float(np.median(share[clear])), 1e-6), 0, 1)
+    return out
+
+
+def through_veil(small: np.ndarray, corners: np.ndarray, shift: np.ndarray,
+                 sections: np.ndarray, split: float, sure: float, print_: Templates,
+                 contrast: Templates) -> np.ndarray:
+    """``sections`` (cells x sections, the print's correlations; cells at ``corners``,
+    matched best at ``shift``) with each cell of the cards' group (best above ``split``)
+    that is veiled (:func:`veiled`, against the cells at ``sure`` or above) and not a
+    sure match compared at local contrast too (:data:`VEILED`), the two correlations
+    weighed by how veiled it is: under a lamp's reflection the print's plane leaves the reflection's
+    falloff, at local contrast it is gone, and on a clear card the print's colour areas
+    decide. Only where local contrast matches the cell better than the print does: a
+    smooth veil the plane takes away (a window's, broad) leaves the print as clear as
+    local contrast does. The two say which section it is, not whether a card lies
+    there: the cell's best stays the print's (the stop and the bare mat's score are the
+    print's; a card the reflection washes out is sought again on its own,
+    :func:`faint_sections`)."""
+    best = sections.max(1)
+    card = np.flatnonzero(best > split)
+    weight = veiled(small, corners[card] + shift[card], 1 + sections[card].argmax(1), print_,
+                    best[card] > sure)
+    pick = (weight >= VEILED) & (best[card] <= sure)
+    k, w = card[pick], weight[pick]
+    if not len(k):
+        return sections
+    s = matching.FEATURE_PX_PER_MM
+    reach = max(SHIFTS_MM) + max(matching.FINE_MM) + 8 * matching.CONTRAST_MM
+    (x0, y0) = corners[k].min(0) - reach
+    (x1, y1) = corners[k].max(0) + contrast.box_mm + reach
+    # from an even pixel: the boxes' corners round as they would in the whole photo
+    x0, y0 = max(0, int(x0 * s) // 2 * 2), max(0, int(y0 * s) // 2 * 2)
+    part = matching.local_contrast(small[y0:max(y0, int(y1 * s)), x0:max(x0, int(x1 * s))])
+    faint = _scores(part, corners[k] - np.array([x0, y0]) / s, contrast)
+    w = np.where(faint.max(1) > best[k], w, 0.0)[:, None]
+    both = (1 - w) * sections[k] + w * faint
+    out = sections.copy()
+    out[k] = both + (best[k] - both.max(1))[:, None]
     return out

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import matching, templates
+from vision import matching, templates, washed
 from vision.decks import load_deck
 from vision.images import load
 
@@ -73,3 +73,52 @@ def test_contrast_templates_are_cached_apart_from_the_print_s(tmp_path: Path,
     np.testing.assert_array_equal(plain.means, local.means)  # the print's colours
     again = templates.shoal_templates(deck, contrast=True)
     assert again.cached and np.array_equal(again.features, local.features)
+
+
+def _card(amount: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The veiled card of :func:`_veiled` (its first section veiled), each of its four
+    sections' corner, where each matches best, and the print's correlations (4 x N)."""
+    deck = load_deck(DECK)
+    sw, sh = deck.section_mm
+    small, corner = _veiled(amount)
+    corners = corner[0] + np.array([(0, 0), (sw, 0), (0, sh), (sw, sh)])
+    ncc, shift = matching.correlations(small, np.ones(small.shape[:2], np.float32), corners,
+                                       templates.shoal_templates(deck))
+    return small, corners, shift, ncc[:, 1:].astype(np.float64)
+
+
+@pytest.mark.parametrize("amount", [0.7, 0.8])
+def test_a_reflection_is_told_from_shade_by_the_print_s_share_of_the_light(
+        amount: float) -> None:
+    """The section under the reflection is veiled by more than half (the print explains
+    less than half the light it explains on the clear sections); the clear ones are not,
+    and shade (a dimmer light over all) changes nothing."""
+    deck = load_deck(DECK)
+    plain = templates.shoal_templates(deck)
+    small, corners, shift, sections = _card(amount)
+    clear = np.array([False, True, True, True])
+    veil = washed.veiled(small, corners + shift, 1 + sections.argmax(1), plain, clear)
+    assert veil[0] > 0.5 and (veil[1:] < 0.1).all(), veil
+    shaded = washed.veiled(small * 0.6, corners + shift, 1 + sections.argmax(1), plain, clear)
+    np.testing.assert_allclose(shaded, veil, atol=0.02)
+    small, corners, shift, sections = _card(0.0)
+    assert (washed.veiled(small * 0.6, corners + shift, 1 + sections.argmax(1), plain,
+                          clear) < 0.05).all()
+
+
+@pytest.mark.parametrize("amount", [0.7, 0.8])
+def test_a_veiled_section_is_ranked_at_local_contrast_too(amount: float) -> None:
+    """The print ranks another section first at the veiled one (the reflection's falloff
+    is what it compares); weighed with local contrast by its veil, its own section ranks
+    first, at the print's best score (whether a card lies there stays the print's
+    word). The clear sections, sure matches, keep the print's correlations."""
+    deck = load_deck(DECK)
+    small, corners, shift, sections = _card(amount)
+    assert sections[0].argmax() != 0
+    out = washed.through_veil(small, corners, shift, sections, -1.0, 0.95,
+                              templates.shoal_templates(deck),
+                              templates.shoal_templates(deck, contrast=True))
+    assert out[0].argmax() == 0 and out[0].max() == pytest.approx(sections[0].max())
+    clear = sections.max(1) > 0.95
+    assert clear.sum() >= 2
+    np.testing.assert_array_equal(out[clear], sections[clear])
