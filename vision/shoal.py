@@ -18,7 +18,9 @@ the top down, by card, not by pixel colour:
    middles) with the bare mat around them and with the sections (:func:`mat_coloured`);
    a cell of neither the mat's colour nor the mat's whitened by glare is under a card
    even when glare leaves no section matching it, and counts for no card and against
-   none: the card there is read from its clear sections.
+   none: the card there is read from its clear sections. A cell the lamp's reflection
+   veils (its print explaining under half the share of its light that it explains on
+   the clear cards) is ranked at local contrast too (:func:`vision.washed.through_veil`).
 3. Peel: of every card image at every lattice place, the one whose sections not yet
    explained correlate best is the next card down; its visible sections are read off
    the card. A section another value explains better counts less (:func:`vision.peel.outshone`),

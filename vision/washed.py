@@ -11,6 +11,11 @@ everywhere, cards whose art is told apart by its colours' areas (a fill more tha
 outline) lose that, so only cells the first peel left bare beside the cards it read are
 compared again, and only when the first peel saw a card's trace it could not read there
 (a cell to ask about, :func:`vision.peel.doubts`): a photo without one costs nothing.
+
+A card the reflection only veils (its print still matches, weakly) is compared at local
+contrast too, before the peel, weighed by how much of its light its print fails to
+explain against the clear cards' (:func:`through_veil`): which section a veiled cell
+shows, not whether a card lies there.
 """
 
 from __future__ import annotations
