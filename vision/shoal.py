@@ -37,7 +37,11 @@ the top down, by card, not by pixel colour:
    hidden (:func:`vision.peel.hidden`): a card there cannot be read, and the reading says
    to take the photo again if one lies there (a pixel clipped in one channel still
    shows the others: a warm lamp on cream paper clips red over half the mat).
-4. Where the peel left a trace of a card it could not read (a cell to ask about), the
+4. A cell the peel read by its card alone (its print's best in the bare mat's group) is
+   compared at local contrast: where a section with fish of another value matches it
+   as a card must there, a card above the one read shows, its print veiled
+   (:func:`vision.washed.read_by_card`); how sure stays the print's word.
+5. Where the peel left a trace of a card it could not read (a cell to ask about), the
    cells left bare beside the cards read are compared again at local contrast and
    peeled on below the cards read (:mod:`vision.washed`): a lamp's reflection on a
    glossy card washes its print out to faint strokes that a plane per section does not
@@ -72,7 +76,7 @@ from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
 from vision.peel import QUADRANTS, Cell, card_priors, doubts, hidden, outshone, peel, two_groups
 from vision.reading import Reading, timed
-from vision.washed import faint_sections, through_veil
+from vision.washed import faint_sections, read_by_card, through_veil
 
 SEARCH_PX_PER_MM = 0.5
 """Resolution of the whole-card search for the top card."""
@@ -198,6 +202,15 @@ class ShoalReader:
         found = peel(cells, sections, stop, bare, plain, carded)
         outline = edges.Outline(found, cells, corners + shift, (sw, sh), rectified, plain)
         found = outline.outlined()
+        # a cell its print leaves to its card (under the split: a lamp's veil) may show
+        # another card's section at local contrast, a card above that matched nowhere
+        again = read_by_card(found, cells, small, corners, pattern.max(1), split, top, plain,
+                             self.contrast)
+        if again:
+            pattern = pattern.copy()
+            for c, row in again.items():  # which section, by local contrast; how sure,
+                k = index[c]                  # as the print matches there (weakly)
+                found[c], pattern[k] = int(row.argmax()), row + pattern[k].max() - row.max()
         # cards the lamp washed out, sought again beside those read, at local contrast,
         # where the print's pattern leaves a trace of a card unread (a cell to ask about)
         asked = doubts(cells, found, sections, split, plain, outline.cornered)

@@ -15,7 +15,10 @@ compared again, and only when the first peel saw a card's trace it could not rea
 A card the reflection only veils (its print still matches, weakly) is compared at local
 contrast too, before the peel, weighed by how much of its light its print fails to
 explain against the clear cards' (:func:`through_veil`): which section a veiled cell
-shows, not whether a card lies there.
+shows, not whether a card lies there. And a cell whose print matches no section better
+than the bare mat does, read by the card the peel took for its other sections, is
+compared at local contrast after the peel (:func:`read_by_card`): under a veil the card
+that shows there may be another, which matched nowhere well enough to be peeled.
 """
 
 from __future__ import annotations
@@ -90,6 +93,20 @@ def faint_sections(found: dict[Cell, int], cells: list[Cell], small: np.ndarray,
     return out, stop, bare
 
 
+def at_contrast(small: np.ndarray, corners: np.ndarray, contrast: Templates) -> np.ndarray:
+    """Cells (top-left ``corners``, mm of ``small``) against every section at local
+    contrast (:func:`_scores`), local contrast measured around them only (as far as the
+    shifts and its two blurs reach: a Gaussian's kernel reaches 4 sigmas)."""
+    s = matching.FEATURE_PX_PER_MM
+    reach = max(SHIFTS_MM) + max(matching.FINE_MM) + 8 * matching.CONTRAST_MM
+    (x0, y0) = corners.min(0) - reach
+    (x1, y1) = corners.max(0) + contrast.box_mm + reach
+    # from an even pixel: the boxes' corners round as they would in the whole photo
+    x0, y0 = max(0, int(x0 * s) // 2 * 2), max(0, int(y0 * s) // 2 * 2)
+    part = matching.local_contrast(small[y0:max(y0, int(y1 * s)), x0:max(x0, int(x1 * s))])
+    return _scores(part, corners - np.array([x0, y0]) / s, contrast)
+
+
 def _scores(part: np.ndarray, corners: np.ndarray, contrast: Templates) -> np.ndarray:
     """Each cell (top-left ``corners``, mm of ``part``, a photo at local contrast)
     against every section (cells x sections), in the window close to the section's
@@ -146,16 +163,42 @@ def through_veil(small: np.ndarray, corners: np.ndarray, shift: np.ndarray,
     k, w = card[pick], weight[pick]
     if not len(k):
         return sections
-    s = matching.FEATURE_PX_PER_MM
-    reach = max(SHIFTS_MM) + max(matching.FINE_MM) + 8 * matching.CONTRAST_MM
-    (x0, y0) = corners[k].min(0) - reach
-    (x1, y1) = corners[k].max(0) + contrast.box_mm + reach
-    # from an even pixel: the boxes' corners round as they would in the whole photo
-    x0, y0 = max(0, int(x0 * s) // 2 * 2), max(0, int(y0 * s) // 2 * 2)
-    part = matching.local_contrast(small[y0:max(y0, int(y1 * s)), x0:max(x0, int(x1 * s))])
-    faint = _scores(part, corners[k] - np.array([x0, y0]) / s, contrast)
+    faint = at_contrast(small, corners[k], contrast)
     w = np.where(faint.max(1) > best[k], w, 0.0)[:, None]
     both = (1 - w) * sections[k] + w * faint
     out = sections.copy()
     out[k] = both + (best[k] - both.max(1))[:, None]
+    return out
+
+
+def read_by_card(found: dict[Cell, int], cells: list[Cell], small: np.ndarray,
+                 corners: np.ndarray, best: np.ndarray, split: float, top: list[int],
+                 plain: np.ndarray, contrast: Templates) -> dict[Cell, np.ndarray]:
+    """The cells the peel read by their card alone that show another card's section at
+    local contrast, each with its correlations so (cell -> one per section).
+
+    A cell whose print matches no section better than the bare mat does (``best``, per
+    cell of ``cells``, at or under ``split``) is read by the card the peel took for its
+    other sections (``found``); under a lamp's reflection the card that shows there may
+    be another, peeled nowhere, its print veiled. Compared at local contrast, such a
+    cell shows that card's section when one with fish (not ``plain``) matches it best
+    and as a card must: above that comparison's stop, halfway from the bare mat's score
+    (the lower group's median among these cells and the bare ones beside them) to what
+    the top card's cells (``top``, indices) score so, as :func:`faint_sections` does. A
+    plain section matches by its frame alone, which a veiled cell's edges leave: no
+    evidence of a card above the one read."""
+    index = {c: k for k, c in enumerate(cells)}
+    read = [index[c] for c in sorted(found, key=lambda c: (c[1], c[0])) if best[index[c]] <= split]
+    if not read or not top:
+        return {}
+    bare = [index[c] for c in sorted(beside(cells[k] for k in read) & index.keys() - found.keys())]
+    scores = at_contrast(small, corners[[*read, *bare]], contrast)
+    _, low = two_groups(scores.max(1))
+    stop = (low + float(np.mean(at_contrast(small, corners[top], contrast).max(1)))) / 2
+    labels = contrast.labels[1:]
+    out: dict[Cell, np.ndarray] = {}
+    for k, row in zip(read, scores, strict=False):
+        j = int(row.argmax())
+        if row[j] > stop and not plain[j] and labels[j] != labels[found[cells[k]]]:
+            out[cells[k]] = row
     return out

@@ -122,3 +122,34 @@ def test_a_veiled_section_is_ranked_at_local_contrast_too(amount: float) -> None
     clear = sections.max(1) > 0.95
     assert clear.sum() >= 2
     np.testing.assert_array_equal(out[clear], sections[clear])
+
+
+@pytest.mark.parametrize("amount", [0.7, 0.8])
+def test_a_cell_read_by_its_card_alone_is_read_again_at_local_contrast(amount: float) -> None:
+    """The veiled section matches nothing better than the bare mat does (its print's best
+    under the split), and the peel read it as another card's fish: at local contrast its
+    own section matches as a card must, and it is read so. A cell whose section there is
+    plain (its frame is all it shows) is not, nor bare mat beside the card (nothing
+    matches it as a card must), nor one whose print matches above the split, nor one
+    read as the value local contrast finds."""
+    deck = load_deck(DECK)
+    sw, sh = deck.section_mm
+    small, corners, _, _ = _card(amount)
+    grain = np.random.default_rng(1).normal(0, 0.02, small.shape).astype(np.float32)
+    small = small + cv2.GaussianBlur(grain, (0, 0), matching.BLUR_MM)  # the paper's
+    ring = [(i, j) for i in (-1, 0, 1, 2) for j in (-1, 0, 1, 2)
+            if not (0 <= i <= 1 and 0 <= j <= 1)]  # bare mat around the card
+    cells = [(0, 0), (1, 0), (0, 1), (1, 1), *ring]
+    at = corners[0] + np.array([(i * sw, j * sh) for i, j in cells])
+    contrast = templates.shoal_templates(deck, contrast=True)
+    labels = contrast.labels[1:]
+    plain = np.array([v == "empty" for v in labels])
+    assert not plain[0] and plain[2]  # the card's first section has fish, its third none
+    fish = next(j for j, v in enumerate(labels) if v not in ("empty", labels[0], labels[2]))
+    found = {(0, 0): fish, (1, 0): 1, (0, 1): fish, (1, 1): 3, (-1, 0): fish}
+    best = np.array([0.3, 0.99, 0.3, 0.99] + [0.1] * len(ring))  # (-1, 0) is bare mat
+    again = washed.read_by_card(found, cells, small, at, best, 0.5, [1, 3], plain, contrast)
+    assert list(again) == [(0, 0)] and again[(0, 0)].argmax() == 0
+    assert not washed.read_by_card(found, cells, small, at, best, 0.2, [1, 3], plain, contrast)
+    assert not washed.read_by_card({**found, (0, 0): 0}, cells, small, at, best, 0.5, [1, 3],
+                                   plain, contrast)
