@@ -76,7 +76,7 @@ from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
 from vision.peel import QUADRANTS, Cell, card_priors, doubts, hidden, outshone, peel, two_groups
 from vision.reading import Reading, timed
-from vision.washed import faint_sections, read_by_card, through_veil
+from vision.washed import faint_sections, read_by_card, through_veil, top_at_contrast
 
 SEARCH_PX_PER_MM = 0.5
 """Resolution of the whole-card search for the top card."""
@@ -204,8 +204,9 @@ class ShoalReader:
         found = outline.outlined()
         # a cell its print leaves to its card (under the split: a lamp's veil) may show
         # another card's section at local contrast, a card above that matched nowhere
-        again = read_by_card(found, cells, small, corners, pattern.max(1), split, top, plain,
-                             self.contrast)
+        top_faint = top_at_contrast(small, corners[top], self.contrast) if top else None
+        again = read_by_card(found, cells, small, corners, pattern.max(1), split, top_faint,
+                             plain, self.contrast)
         if again:
             pattern = pattern.copy()
             for c, row in again.items():  # which section, by local contrast; how sure,
@@ -214,7 +215,7 @@ class ShoalReader:
         # cards the lamp washed out, sought again beside those read, at local contrast,
         # where the print's pattern leaves a trace of a card unread (a cell to ask about)
         asked = doubts(cells, found, sections, split, plain, outline.cornered)
-        faint, faint_stop, faint_bare = (faint_sections(found, cells, small, corners, top,
+        faint, faint_stop, faint_bare = (faint_sections(found, cells, small, corners, top_faint,
                                                         self.contrast)
                                          if asked else (None, 0.0, 0.0))
         given = found

@@ -23,7 +23,8 @@ that shows there may be another, which matched nowhere well enough to be peeled.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -48,7 +49,7 @@ def beside(cells: Iterable[Cell]) -> set[Cell]:
 
 
 def faint_sections(found: dict[Cell, int], cells: list[Cell], small: np.ndarray,
-                   corners: np.ndarray, top: list[int], contrast: Templates
+                   corners: np.ndarray, top: Callable[[], float] | None, contrast: Templates
                    ) -> tuple[np.ndarray | None, float, float]:
     """The cells of ``cells`` (top-left ``corners``, mm of ``small``, the photo at the
     feature resolution) left bare beside those read (``found``), and on beside those of
@@ -57,16 +58,16 @@ def faint_sections(found: dict[Cell, int], cells: list[Cell], small: np.ndarray,
     cells x sections, the other cells at the bare mat's score; with the stop and that
     score. The bare mat's score is the median of the lower of the two groups the best
     correlations of the cells beside fall in, the stop halfway from it to what the top
-    card's cells (``top``, indices) score so, as the first peel's are. ``None`` when
-    fewer than two cells lie beside."""
+    card's cells score so (``top``, :func:`top_at_contrast`), as the first peel's are.
+    ``None`` when fewer than two cells lie beside."""
     index = {c: k for k, c in enumerate(cells)}
     left = [index[c] for c in sorted(beside(found) & index.keys() - found.keys())]
-    if len(left) < 2 or not top:
+    if len(left) < 2 or top is None:
         return None, 0.0, 0.0
     # a card touching those read lies within two cells of them: local contrast is
     # measured there only, and as far as the shifts and its two blurs reach (a
     # Gaussian's kernel reaches 4 sigmas)
-    within = [index[c] for c in beside(beside(found)) & index.keys()] + top
+    within = [index[c] for c in beside(beside(found)) & index.keys()]
     s = matching.FEATURE_PX_PER_MM
     reach = max(SHIFTS_MM) + max(matching.FINE_MM) + 8 * matching.CONTRAST_MM
     (x0, y0) = corners[within].min(0) - reach
@@ -75,10 +76,9 @@ def faint_sections(found: dict[Cell, int], cells: list[Cell], small: np.ndarray,
     x0, y0 = max(0, int(x0 * s) // 2 * 2), max(0, int(y0 * s) // 2 * 2)
     part = matching.local_contrast(small[y0:max(y0, int(y1 * s)), x0:max(x0, int(x1 * s))])
     origin = np.array([x0, y0]) / s
-    scores = dict(zip([*left, *top], _scores(part, corners[[*left, *top]] - origin, contrast),
-                      strict=True))
+    scores = dict(zip(left, _scores(part, corners[left] - origin, contrast), strict=True))
     _, bare = two_groups(np.array([scores[k].max() for k in left]))
-    stop = (bare + float(np.mean([scores[k].max() for k in top]))) / 2
+    stop = (bare + top()) / 2
     while True:
         more = [index[c] for c in sorted(beside({cells[k] for k in left
                                                  if scores[k].max() > stop})
@@ -105,6 +105,17 @@ def at_contrast(small: np.ndarray, corners: np.ndarray, contrast: Templates) -> 
     x0, y0 = max(0, int(x0 * s) // 2 * 2), max(0, int(y0 * s) // 2 * 2)
     part = matching.local_contrast(small[y0:max(y0, int(y1 * s)), x0:max(x0, int(x1 * s))])
     return _scores(part, corners - np.array([x0, y0]) / s, contrast)
+
+
+def top_at_contrast(small: np.ndarray, corners: np.ndarray, contrast: Templates
+                    ) -> Callable[[], float]:
+    """What the top card's cells (top-left ``corners``, mm of ``small``) score at local
+    contrast (the mean of their best), measured once, when first asked: most photos
+    never ask."""
+    @functools.cache
+    def score() -> float:
+        return float(np.mean(at_contrast(small, corners, contrast).max(1)))
+    return score
 
 
 def _scores(part: np.ndarray, corners: np.ndarray, contrast: Templates) -> np.ndarray:
@@ -172,7 +183,8 @@ def through_veil(small: np.ndarray, corners: np.ndarray, shift: np.ndarray,
 
 
 def read_by_card(found: dict[Cell, int], cells: list[Cell], small: np.ndarray,
-                 corners: np.ndarray, best: np.ndarray, split: float, top: list[int],
+                 corners: np.ndarray, best: np.ndarray, split: float,
+                 top: Callable[[], float] | None,
                  plain: np.ndarray, contrast: Templates) -> dict[Cell, np.ndarray]:
     """The cells the peel read by their card alone that show another card's section at
     local contrast, each with its correlations so (cell -> one per section).
@@ -184,17 +196,17 @@ def read_by_card(found: dict[Cell, int], cells: list[Cell], small: np.ndarray,
     cell shows that card's section when one with fish (not ``plain``) matches it best
     and as a card must: above that comparison's stop, halfway from the bare mat's score
     (the lower group's median among these cells and the bare ones beside them) to what
-    the top card's cells (``top``, indices) score so, as :func:`faint_sections` does. A
-    plain section matches by its frame alone, which a veiled cell's edges leave: no
-    evidence of a card above the one read."""
+    the top card's cells score so (``top``, :func:`top_at_contrast`), as
+    :func:`faint_sections` does. A plain section matches by its frame alone, which a
+    veiled cell's edges leave: no evidence of a card above the one read."""
     index = {c: k for k, c in enumerate(cells)}
     read = [index[c] for c in sorted(found, key=lambda c: (c[1], c[0])) if best[index[c]] <= split]
-    if not read or not top:
+    if not read or top is None:
         return {}
     bare = [index[c] for c in sorted(beside(cells[k] for k in read) & index.keys() - found.keys())]
     scores = at_contrast(small, corners[[*read, *bare]], contrast)
     _, low = two_groups(scores.max(1))
-    stop = (low + float(np.mean(at_contrast(small, corners[top], contrast).max(1)))) / 2
+    stop = (low + top()) / 2
     labels = contrast.labels[1:]
     out: dict[Cell, np.ndarray] = {}
     for k, row in zip(read, scores, strict=False):

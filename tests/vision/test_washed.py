@@ -148,8 +148,9 @@ def test_a_cell_read_by_its_card_alone_is_read_again_at_local_contrast(amount: f
     fish = next(j for j, v in enumerate(labels) if v not in ("empty", labels[0], labels[2]))
     found = {(0, 0): fish, (1, 0): 1, (0, 1): fish, (1, 1): 3, (-1, 0): fish}
     best = np.array([0.3, 0.99, 0.3, 0.99] + [0.1] * len(ring))  # (-1, 0) is bare mat
-    again = washed.read_by_card(found, cells, small, at, best, 0.5, [1, 3], plain, contrast)
+    top = washed.top_at_contrast(small, at[[1, 3]], contrast)
+    again = washed.read_by_card(found, cells, small, at, best, 0.5, top, plain, contrast)
     assert list(again) == [(0, 0)] and again[(0, 0)].argmax() == 0
-    assert not washed.read_by_card(found, cells, small, at, best, 0.2, [1, 3], plain, contrast)
-    assert not washed.read_by_card({**found, (0, 0): 0}, cells, small, at, best, 0.5, [1, 3],
+    assert not washed.read_by_card(found, cells, small, at, best, 0.2, top, plain, contrast)
+    assert not washed.read_by_card({**found, (0, 0): 0}, cells, small, at, best, 0.5, top,
                                    plain, contrast)
