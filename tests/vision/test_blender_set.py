@@ -49,7 +49,7 @@ def test_the_set_holds_a_user_s_files_and_its_truth() -> None:
 
 
 @pytest.mark.xfail(strict=True, reason="issue 12: the readers of 2026-12-05 read "
-                   "about 3.5 % (Shoal: cards under the lamp's reflection) and 4.0 % (Tokyo "
+                   "about 2.6 % (Shoal: cards under the lamp's reflection) and 4.0 % (Tokyo "
                    "Poo Divers: "
                    "cards brightened by the lamp's reflection, read as objects) of this "
                    "set's cells wrong (README, Vision); remove this mark once they meet "
