@@ -18,7 +18,9 @@ the top down, by card, not by pixel colour:
    middles) with the bare mat around them and with the sections (:func:`mat_coloured`);
    a cell of neither the mat's colour nor the mat's whitened by glare is under a card
    even when glare leaves no section matching it, and counts for no card and against
-   none: the card there is read from its clear sections.
+   none: the card there is read from its clear sections. A cell the lamp's reflection
+   veils (its print explaining under half the share of its light that it explains on
+   the clear cards) is ranked at local contrast too (:func:`vision.washed.through_veil`).
 3. Peel: of every card image at every lattice place, the one whose sections not yet
    explained correlate best is the next card down; its visible sections are read off
    the card. A section another value explains better counts less (:func:`vision.peel.outshone`),
@@ -35,7 +37,11 @@ the top down, by card, not by pixel colour:
    hidden (:func:`vision.peel.hidden`): a card there cannot be read, and the reading says
    to take the photo again if one lies there (a pixel clipped in one channel still
    shows the others: a warm lamp on cream paper clips red over half the mat).
-4. Where the peel left a trace of a card it could not read (a cell to ask about), the
+4. A cell the peel read by its card alone (its print's best in the bare mat's group) is
+   compared at local contrast: where a section with fish of another value matches it
+   as a card must there, a card above the one read shows, its print veiled
+   (:func:`vision.washed.read_by_card`); how sure stays the print's word.
+5. Where the peel left a trace of a card it could not read (a cell to ask about), the
    cells left bare beside the cards read are compared again at local contrast and
    peeled on below the cards read (:mod:`vision.washed`): a lamp's reflection on a
    glossy card washes its print out to faint strokes that a plane per section does not
@@ -70,7 +76,7 @@ from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
 from vision.peel import QUADRANTS, Cell, card_priors, doubts, hidden, outshone, peel, two_groups
 from vision.reading import Reading, timed
-from vision.washed import faint_sections
+from vision.washed import faint_sections, read_by_card, through_veil, top_at_contrast
 
 SEARCH_PX_PER_MM = 0.5
 """Resolution of the whole-card search for the top card."""
@@ -175,6 +181,11 @@ class ShoalReader:
         top_score = float(np.mean(sections[top].max(1))) if top else float(sections.max())
         # the cells' best correlations fall in two groups, the bare mat's and the cards'
         split, bare = two_groups(sections.max(1))
+        # a card under a lamp's reflection is compared at local contrast too, as much
+        # as its print's share of its light falls short of the clear cards'
+        pattern = sections = through_veil(small, corners, shift, sections, split,
+                                          (split + top_score) / 2, self.templates,
+                                          self.contrast)
         plain = np.array([v == EMPTY for v in self.templates.labels[1:]])
         # a cell's colour is judged at its middle, clear of its neighbours and edges
         middle = max(self.templates.inset_mm, min(sw, sh) / 4)
@@ -191,10 +202,20 @@ class ShoalReader:
         found = peel(cells, sections, stop, bare, plain, carded)
         outline = edges.Outline(found, cells, corners + shift, (sw, sh), rectified, plain)
         found = outline.outlined()
+        # a cell its print leaves to its card (under the split: a lamp's veil) may show
+        # another card's section at local contrast, a card above that matched nowhere
+        top_faint = top_at_contrast(small, corners[top], self.contrast) if top else None
+        again = read_by_card(found, cells, small, corners, pattern.max(1), split, top_faint,
+                             plain, self.contrast)
+        if again:
+            pattern = pattern.copy()
+            for c, row in again.items():  # which section, by local contrast; how sure,
+                k = index[c]                  # as the print matches there (weakly)
+                found[c], pattern[k] = int(row.argmax()), row + pattern[k].max() - row.max()
         # cards the lamp washed out, sought again beside those read, at local contrast,
         # where the print's pattern leaves a trace of a card unread (a cell to ask about)
         asked = doubts(cells, found, sections, split, plain, outline.cornered)
-        faint, faint_stop, faint_bare = (faint_sections(found, cells, small, corners, top,
+        faint, faint_stop, faint_bare = (faint_sections(found, cells, small, corners, top_faint,
                                                         self.contrast)
                                          if asked else (None, 0.0, 0.0))
         given = found

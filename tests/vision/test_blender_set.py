@@ -49,7 +49,7 @@ def test_the_set_holds_a_user_s_files_and_its_truth() -> None:
 
 
 @pytest.mark.xfail(strict=True, reason="issue 12: the readers of 2026-12-05 read "
-                   "about 3.5 % (Shoal: cards under the lamp's reflection) and 2.2 % (Tokyo "
+                   "about 2.6 % (Shoal: cards under the lamp's reflection) and 2.2 % (Tokyo "
                    "Poo Divers: "
                    "cards brightened by the lamp's reflection, read as objects) of this "
                    "set's cells wrong (README, Vision); remove this mark once they meet "
@@ -173,6 +173,32 @@ def test_a_section_whose_card_the_lamp_washes_out_is_read_by_itself() -> None:
         assert reading.cells[names["2,4"]] == shot["cells"]["2,4"] == "angel+angel"
 
 
+def test_a_section_under_the_lamp_s_veil_is_ranked_at_local_contrast_too() -> None:
+    """Photo 02: the lamp's reflection whitens the shoal's right-hand cards (low
+    contrast, the colours faded). Cell 5,1, a clown pair, matched the print's plain
+    section best and was read as one; veiled (its print explains well under half the
+    light the clear cards' does) and compared at local contrast too
+    (:func:`vision.washed.through_veil`), it is read right. Cell 4,1, an angel and a
+    tang, matches no section better than the bare mat does, and was read as a tang
+    pair, the section of the card the peel took for its clear sections; at local
+    contrast the angel and tang match it as a card must (:func:`vision.washed.read_by_card`).
+    The photo is read exactly, from disk and as sent, and both cells are still asked
+    about: the print matches them weakly."""
+    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
+                ["photos"] if s["file"] == "photos/02.jpg")
+    table = SET / shot["table"]
+    reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
+    for photo in (load(SET / shot["file"]), as_sent(load(SET / shot["file"]))):
+        reading = reader.read(photo)
+        bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
+        assert not bad, sorted(bad)
+        names = {v: k for k, v in moved(reading.cells, *shift).items()}
+        assert reading.cells[names["5,1"]] == shot["cells"]["5,1"] == "clown+clown"
+        assert reading.cells[names["4,1"]] == shot["cells"]["4,1"] == "angel+tang"
+        unsure = set(reading.unsure())
+        assert names["4,1"] in unsure and names["5,1"] in unsure
+
+
 def test_no_score_is_taken_from_a_photo_with_unsure_cells(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Photo 08 leaves cells the reader is unsure of: `companion score shoal` prints no
@@ -190,10 +216,11 @@ def test_no_score_is_taken_from_a_photo_with_unsure_cells(
     assert "--layout" in err and "Traceback" not in err
 
 
-SHOAL_NOW = (0.035, 0.005, 0.005)
-"""What the Shoal reader of 2026-12-05 does on the whole set read here (8 of 231 cells
-wrong, 3.5 %, each listed as unsure; 17 before washed-out cards were read at local
-contrast), rounded up, with one cell's leeway for those neither listed as unsure nor
+SHOAL_NOW = (0.03, 0.005, 0.005)
+"""What the Shoal reader of 2026-12-05 does on the whole set read here (6 of 231 cells
+wrong, 2.6 %, each listed as unsure; 17 before washed-out cards were read at local
+contrast, 7 before a cell its print leaves to its card was read at local contrast),
+rounded up, with one cell's leeway for those neither listed as unsure nor
 named as hidden by glare: the bound it must not fall back from while :data:`BOUND` is not
 yet met."""
 

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import matching, templates
+from vision import matching, templates, washed
 from vision.decks import load_deck
 from vision.images import load
 
@@ -73,3 +73,84 @@ def test_contrast_templates_are_cached_apart_from_the_print_s(tmp_path: Path,
     np.testing.assert_array_equal(plain.means, local.means)  # the print's colours
     again = templates.shoal_templates(deck, contrast=True)
     assert again.cached and np.array_equal(again.features, local.features)
+
+
+def _card(amount: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The veiled card of :func:`_veiled` (its first section veiled), each of its four
+    sections' corner, where each matches best, and the print's correlations (4 x N)."""
+    deck = load_deck(DECK)
+    sw, sh = deck.section_mm
+    small, corner = _veiled(amount)
+    corners = corner[0] + np.array([(0, 0), (sw, 0), (0, sh), (sw, sh)])
+    ncc, shift = matching.correlations(small, np.ones(small.shape[:2], np.float32), corners,
+                                       templates.shoal_templates(deck))
+    return small, corners, shift, ncc[:, 1:].astype(np.float64)
+
+
+@pytest.mark.parametrize("amount", [0.7, 0.8])
+def test_a_reflection_is_told_from_shade_by_the_print_s_share_of_the_light(
+        amount: float) -> None:
+    """The section under the reflection is veiled by more than half (the print explains
+    less than half the light it explains on the clear sections); the clear ones are not,
+    and shade (a dimmer light over all) changes nothing."""
+    deck = load_deck(DECK)
+    plain = templates.shoal_templates(deck)
+    small, corners, shift, sections = _card(amount)
+    clear = np.array([False, True, True, True])
+    veil = washed.veiled(small, corners + shift, 1 + sections.argmax(1), plain, clear)
+    assert veil[0] > 0.5 and (veil[1:] < 0.1).all(), veil
+    shaded = washed.veiled(small * 0.6, corners + shift, 1 + sections.argmax(1), plain, clear)
+    np.testing.assert_allclose(shaded, veil, atol=0.02)
+    small, corners, shift, sections = _card(0.0)
+    assert (washed.veiled(small * 0.6, corners + shift, 1 + sections.argmax(1), plain,
+                          clear) < 0.05).all()
+
+
+@pytest.mark.parametrize("amount", [0.7, 0.8])
+def test_a_veiled_section_is_ranked_at_local_contrast_too(amount: float) -> None:
+    """The print ranks another section first at the veiled one (the reflection's falloff
+    is what it compares); weighed with local contrast by its veil, its own section ranks
+    first, at the print's best score (whether a card lies there stays the print's
+    word). The clear sections, sure matches, keep the print's correlations."""
+    deck = load_deck(DECK)
+    small, corners, shift, sections = _card(amount)
+    assert sections[0].argmax() != 0
+    out = washed.through_veil(small, corners, shift, sections, -1.0, 0.95,
+                              templates.shoal_templates(deck),
+                              templates.shoal_templates(deck, contrast=True))
+    assert out[0].argmax() == 0 and out[0].max() == pytest.approx(sections[0].max())
+    clear = sections.max(1) > 0.95
+    assert clear.sum() >= 2
+    np.testing.assert_array_equal(out[clear], sections[clear])
+
+
+@pytest.mark.parametrize("amount", [0.7, 0.8])
+def test_a_cell_read_by_its_card_alone_is_read_again_at_local_contrast(amount: float) -> None:
+    """The veiled section matches nothing better than the bare mat does (its print's best
+    under the split), and the peel read it as another card's fish: at local contrast its
+    own section matches as a card must, and it is read so. A cell whose section there is
+    plain (its frame is all it shows) is not, nor bare mat beside the card (nothing
+    matches it as a card must), nor one whose print matches above the split, nor one
+    read as the value local contrast finds."""
+    deck = load_deck(DECK)
+    sw, sh = deck.section_mm
+    small, corners, _, _ = _card(amount)
+    grain = np.random.default_rng(1).normal(0, 0.02, small.shape).astype(np.float32)
+    small = small + cv2.GaussianBlur(grain, (0, 0), matching.BLUR_MM)  # the paper's
+    ring = [(i, j) for i in (-1, 0, 1, 2) for j in (-1, 0, 1, 2)
+            if not (0 <= i <= 1 and 0 <= j <= 1)]  # bare mat around the card
+    cells = [(0, 0), (1, 0), (0, 1), (1, 1), *ring]
+    at = corners[0] + np.array([(i * sw, j * sh) for i, j in cells])
+    contrast = templates.shoal_templates(deck, contrast=True)
+    labels = contrast.labels[1:]
+    plain = np.array([v == "empty" for v in labels])
+    assert not plain[0] and plain[2]  # the card's first section has fish, its third none
+    fish = next(j for j, v in enumerate(labels) if v not in ("empty", labels[0], labels[2]))
+    found = {(0, 0): fish, (1, 0): 1, (0, 1): fish, (1, 1): 3, (-1, 0): fish}
+    best = np.array([0.3, 0.99, 0.3, 0.99] + [0.1] * len(ring))  # (-1, 0) is bare mat
+    top = washed.top_at_contrast(small, at[[1, 3]], contrast)
+    again = washed.read_by_card(found, cells, small, at, best, 0.5, top, plain, contrast)
+    assert list(again) == [(0, 0)] and again[(0, 0)].argmax() == 0
+    assert not washed.read_by_card(found, cells, small, at, best, 0.2, top, plain, contrast)
+    assert not washed.read_by_card({**found, (0, 0): 0}, cells, small, at, best, 0.5, top,
+                                   plain, contrast)
