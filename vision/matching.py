@@ -80,16 +80,22 @@ def deplane_weighted(samples: np.ndarray, weight: np.ndarray, q: np.ndarray) -> 
     m, n, c = samples.shape
     qc = _per_channel(q, c)
     flat = samples.reshape(m, n * c)
-    out = flat - product(product(flat, qc, False), qc.T, False)
-    some = np.flatnonzero(~np.asarray(weight, bool).all(1))
-    if some.size:  # per box: the 3 x 3 normal equations over its known samples
-        w = weight[some].astype(np.float32)
-        wc = np.repeat(w, c, axis=1)
-        part = flat[some]
-        pairs = (q[:, :, None] * q[:, None, :]).reshape(n, 9)
-        a = product(w, pairs, False).reshape(len(some), 3, 3) + 1e-6 * np.eye(3, dtype=np.float32)
-        coef = np.linalg.solve(a, product(part * wc, qc, False).reshape(len(some), 3, c))
-        out[some] = (part - product(coef.reshape(len(some), 3 * c), qc.T, False)) * wc
+    whole = np.asarray(weight, bool).all(1)
+    if whole.all():
+        return deplane(samples, q)
+    out = np.empty(flat.shape, np.result_type(flat, qc))
+    if whole.any():  # the boxes seen whole: their plane over every sample
+        seen = flat[whole]
+        out[whole] = seen - product(product(seen, qc, False), qc.T, False)
+    # the others, per box: the 3 x 3 normal equations over its known samples
+    some = np.flatnonzero(~whole)
+    w = weight[some].astype(np.float32)
+    wc = np.repeat(w, c, axis=1)
+    part = flat[some]
+    pairs = (q[:, :, None] * q[:, None, :]).reshape(n, 9)
+    a = product(w, pairs, False).reshape(len(some), 3, 3) + 1e-6 * np.eye(3, dtype=np.float32)
+    coef = np.linalg.solve(a, product(part * wc, qc, False).reshape(len(some), 3, c))
+    out[some] = (part - product(coef.reshape(len(some), 3 * c), qc.T, False)) * wc
     result: np.ndarray = out.reshape(m, n, c)
     return result
 

@@ -128,6 +128,31 @@ def test_a_box_seen_whole_correlates_as_when_its_weights_are_all_one() -> None:
     assert np.array_equal(whole, weighed) and np.array_equal(whole, unit @ t.unit.T)
 
 
+def test_a_batch_of_whole_and_clipped_boxes_is_each_box_fitted_alone() -> None:
+    """Boxes seen whole and boxes with clipped samples in one batch: each box's samples
+    with its plane removed are what fitting that box alone gives (the whole ones' plane
+    over every sample, the others' over their known ones, the unknown left out), for
+    one weight for all channels and for each channel's own."""
+    rng = np.random.default_rng(11)
+    q = matching.plane_basis(*matching.window(BOX_MM, INSET_MM))
+    samples = rng.random((6, len(q), 3)).astype(np.float32)
+    for weight in (np.ones((6, len(q)), bool), np.ones((6, len(q), 3), bool)):
+        weight[[1, 4], 5:40] = False
+        both = matching.deplane_weighted(samples, weight, q)
+        for k in range(6):
+            alone = matching.deplane_weighted(samples[k:k + 1], weight[k:k + 1], q)
+            assert np.allclose(both[k], alone[0], atol=1e-5)
+        seen = [0, 2, 3, 5]
+        assert np.allclose(both[seen], matching.deplane(samples[seen], q), atol=1e-5)
+        assert not both[[1, 4], 5:40].any() and both[[1, 4], 40:].any()
+    weight[2, 50:60, 1] = False  # clipped in one channel: the others' samples all count
+    both = matching.deplane_weighted(samples, weight, q)
+    for ch in range(3):
+        one = matching.deplane_weighted(samples[:, :, ch:ch + 1], weight[:, :, ch], q)
+        assert np.allclose(both[:, :, ch:ch + 1], one, atol=1e-5)
+    assert not both[2, 50:60, 1].any() and both[2, 50:60, [0, 2]].all()
+
+
 def test_the_per_channel_basis_is_made_once() -> None:
     q = matching.plane_basis(*matching.window(BOX_MM, INSET_MM))
     first = matching._per_channel(q, 3)
