@@ -6,9 +6,12 @@ difference): a card is a rectangle of the faces file's card size whose sides are
 in the photo (:func:`outline`), whatever the colours on either side. The clearest of
 them are the cards; they lie on a lattice: its pitch along each axis is the one on which
 their positions agree best (their phases), the layout's shape then slides over the
-lattice to where it holds the most of them, and the grid's origin and pitch are fitted
-to the cards it holds. The pitch is sought from the card's size up to the widest at
-which the whole layout still lies on the mat (however far apart the cards are laid).
+lattice to where it holds the most of them, less the places it would lay on bare mat
+(an outline below what the candidates off the lattice score: cards washed out at one
+edge of the layout hold little, and the bare mat beyond the other must not win), and
+the grid's origin and pitch are fitted to the cards it holds. The pitch is sought
+from the card's size up to the widest at which the whole layout still lies on the mat
+(however far apart the cards are laid).
 Every weight is measured in the photo: a card counts by how far
 its outline stands above the median of twice as many candidates as the layout has
 cards (so at least half of them are not cards), and is seen, for the check that the
@@ -156,13 +159,18 @@ def find_grid(small: np.ndarray, card_mm: tuple[float, float], rows: tuple[str, 
     off = value[~near]
     seen = value[near] > (np.median(off) if off.size else np.median(value))
     col, row, w, mm = col[near], row[near], w[near], mm[near]
-    # slide the layout's shape over the lattice to where it holds the most peak weight
+    # slide the layout's shape over the lattice to where it holds the most peak weight,
+    # less what it lays on lattice places whose outline is below what no card scores
+    # (bare mat: a layout slid a line off its cards, onto the mat, loses by it)
     c0, r0 = col.min() - len(rows[0]), row.min() - len(rows)
     held = np.zeros((row.max() - r0 + 1, col.max() - c0 + 1))
     np.add.at(held, (row - r0, col - c0), w)
+    held = np.pad(held, ((0, len(rows)), (0, len(rows[0]))))
+    floor = float(np.median(off)) if off.size else float(np.median(value))
+    held -= _bare(score, fx + c0 * px, fy + r0 * py, px, py, held.shape, floor)
     shape = np.array([[m == "#" for m in line] for line in rows], np.float32)
-    fit = cv2.filter2D(np.pad(held, ((0, len(rows)), (0, len(rows[0])))).astype(np.float32),
-                       -1, shape, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)
+    fit = cv2.filter2D(held.astype(np.float32), -1, shape, anchor=(0, 0),
+                       borderType=cv2.BORDER_CONSTANT)
     b, a = np.unravel_index(int(fit.argmax()), fit.shape)
     c, r = col - c0 - a, row - r0 - b
     inside = (c >= 0) & (r >= 0) & (c < len(rows[0])) & (r < len(rows))
@@ -174,6 +182,22 @@ def find_grid(small: np.ndarray, card_mm: tuple[float, float], rows: tuple[str, 
     gx = _fit(c[inside], mm[inside, 0], w[inside], px)
     gy = _fit(r[inside], mm[inside, 1], w[inside], py)
     return Grid(gx[0], gy[0], gx[1], gy[1])
+
+
+def _bare(score: np.ndarray, x0: float, y0: float, px: float, py: float,
+          shape: tuple[int, ...], floor: float) -> np.ndarray:
+    """How far below ``floor`` the outline ``score`` (1 px/mm) falls at each lattice
+    place (row, col; place (0, 0) at ``x0``, ``y0`` mm), 0 off the image; its best within
+    a quarter pitch (a card lies a little off its place, as the peaks held may)."""
+    reach = (2, 2)
+    score = cv2.dilate(score, np.ones((2 * reach[1] + 1, 2 * reach[0] + 1), np.uint8))
+    rr, cc = np.mgrid[:shape[0], :shape[1]]
+    x = np.round((x0 + cc * px) * FEATURE_PX_PER_MM).astype(int)
+    y = np.round((y0 + rr * py) * FEATURE_PX_PER_MM).astype(int)
+    on = (x >= 0) & (y >= 0) & (x < score.shape[1]) & (y < score.shape[0])
+    out = np.zeros(shape)
+    out[on] = np.maximum(floor - score[y[on], x[on]], 0.0)
+    return out
 
 
 def _fit(index: np.ndarray, pos: np.ndarray, w: np.ndarray, period: float
