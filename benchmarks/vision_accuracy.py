@@ -11,8 +11,8 @@ wrong, missed or made up, over true cells), exact layouts and refusals, with ms 
 (JPEG decode plus reading; p50, p95, as wall time and as this process's CPU time,
 ``cpu_ms_*``: the goal is in milliseconds of one core, and another program on the
 machine slows the wall time only). The Blender set (``tests/vision/blender``) is read
-the same way, and so are a second, a third and a fourth (``benchmarks/blender-seed2``
-to ``blender-seed5``) that no test reads; ``--blender`` reads others instead (any
+the same way, and so are five more (``benchmarks/blender-seed2`` to ``blender-seed6``)
+that no test reads; ``--blender`` reads others instead (any
 folder ``render_blender.py`` wrote), or none.
 Then it times ``companion vision read`` of each game as a whole process (start-up, file
 loading, reading, JSON out) on ``--cli`` photos, one process at a time and two at once,
@@ -66,11 +66,12 @@ BLENDER_SEED4 = Path(__file__).resolve().parent / "blender-seed4"
 """A fourth (``render_blender.py --seed 4``), rendered at the start of 4 December and read
 by no change of that day until its end: held out."""
 BLENDER_SEED5 = Path(__file__).resolve().parent / "blender-seed5"
+BLENDER_SEED6 = Path(__file__).resolve().parent / "blender-seed6"
 """A fifth (``render_blender.py --seed 5``), rendered at the start of 5 December and read
 by no change of that day until its end: held out."""
 BLENDER_SETS = {"blender": BLENDER, "blender_seed2": BLENDER_SEED2,
                 "blender_seed3": BLENDER_SEED3, "blender_seed4": BLENDER_SEED4,
-                "blender_seed5": BLENDER_SEED5}
+                "blender_seed5": BLENDER_SEED5, "blender_seed6": BLENDER_SEED6}
 """The committed physically based sets by the key the benchmark's JSON gives each."""
 LAYOUTS = sorted(named())
 GAMES = ("shoal", "poodivers")
@@ -290,7 +291,7 @@ def main() -> None:
     p.add_argument("--games", nargs="*", default=list(GAMES), choices=GAMES)
     p.add_argument("--blender", nargs="*", type=Path, default=list(BLENDER_SETS.values()),
                    help="physically based sets to read (folders with truth.json); "
-                        "the five committed ones unless given")
+                        "the six committed ones unless given")
     args = p.parse_args()
     for folder in args.blender:
         if not (folder / "truth.json").is_file():
