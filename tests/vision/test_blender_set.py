@@ -5,6 +5,7 @@ thickness, curl, gloss, a lamp, a window and depth of field. Read with a per-cel
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from vision import calibration, mat
 from vision.decks import load_deck, load_faces
 from vision.images import load
 from vision.poodivers import PooDiversReader
+from vision.reading import Reading
 from vision.shoal import ShoalReader, moved
 
 from .helpers import as_sent, errors, wrong_cells
@@ -156,20 +158,26 @@ def test_only_cells_clipped_in_every_channel_are_named_hidden() -> None:
     assert again.to_json()["retake"].startswith("Glare hides")
 
 
+def read_exactly(file: str) -> Iterator[tuple[dict[str, Any], Reading, dict[str, str]]]:
+    """The set's Shoal photo ``file`` read from disk and as sent, each reading checked to
+    be exact: its truth, the reading, and each true cell's name in the reading."""
+    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
+                ["photos"] if s["file"] == file)
+    table = SET / shot["table"]
+    reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
+    for photo in (load(SET / file), as_sent(load(SET / file))):
+        reading = reader.read(photo)
+        bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
+        assert not bad, sorted(bad)
+        yield shot, reading, {v: k for k, v in moved(reading.cells, *shift).items()}
+
+
 def test_a_section_whose_card_the_lamp_washes_out_is_read_by_itself() -> None:
     """Photo 05: the lamp's reflection washes out three sections of the card at the
     shoal's bottom edge; its fourth (2,4, an angel pair) matches as well as a card must,
     but the card's mean over all four fell under the stop and the cell was only asked
     about. It is read now (:func:`vision.peel.lone_sections`), and the photo exactly."""
-    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
-                ["photos"] if s["file"] == "photos/05.jpg")
-    table = SET / shot["table"]
-    reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
-    for photo in (load(SET / shot["file"]), as_sent(load(SET / shot["file"]))):
-        reading = reader.read(photo)
-        bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
-        assert not bad, sorted(bad)
-        names = {v: k for k, v in moved(reading.cells, *shift).items()}
+    for shot, reading, names in read_exactly("photos/05.jpg"):
         assert reading.cells[names["2,4"]] == shot["cells"]["2,4"] == "angel+angel"
 
 
@@ -184,15 +192,7 @@ def test_a_section_under_the_lamp_s_veil_is_ranked_at_local_contrast_too() -> No
     contrast the angel and tang match it as a card must (:func:`vision.washed.read_by_card`).
     The photo is read exactly, from disk and as sent, and both cells are still asked
     about: the print matches them weakly."""
-    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
-                ["photos"] if s["file"] == "photos/02.jpg")
-    table = SET / shot["table"]
-    reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
-    for photo in (load(SET / shot["file"]), as_sent(load(SET / shot["file"]))):
-        reading = reader.read(photo)
-        bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
-        assert not bad, sorted(bad)
-        names = {v: k for k, v in moved(reading.cells, *shift).items()}
+    for shot, reading, names in read_exactly("photos/02.jpg"):
         assert reading.cells[names["5,1"]] == shot["cells"]["5,1"] == "clown+clown"
         assert reading.cells[names["4,1"]] == shot["cells"]["4,1"] == "angel+tang"
         unsure = set(reading.unsure())
