@@ -65,17 +65,9 @@ def faint_sections(found: dict[Cell, int], cells: list[Cell], small: np.ndarray,
     if len(left) < 2 or top is None:
         return None, 0.0, 0.0
     # a card touching those read lies within two cells of them: local contrast is
-    # measured there only, and as far as the shifts and its two blurs reach (a
-    # Gaussian's kernel reaches 4 sigmas)
+    # measured there only
     within = [index[c] for c in beside(beside(found)) & index.keys()]
-    s = matching.FEATURE_PX_PER_MM
-    reach = max(SHIFTS_MM) + max(matching.FINE_MM) + 8 * matching.CONTRAST_MM
-    (x0, y0) = corners[within].min(0) - reach
-    (x1, y1) = corners[within].max(0) + contrast.box_mm + reach
-    # from an even pixel: the boxes' corners round as they would in the whole photo
-    x0, y0 = max(0, int(x0 * s) // 2 * 2), max(0, int(y0 * s) // 2 * 2)
-    part = matching.local_contrast(small[y0:max(y0, int(y1 * s)), x0:max(x0, int(x1 * s))])
-    origin = np.array([x0, y0]) / s
+    part, origin = _around(small, corners[within], contrast.box_mm)
     scores = dict(zip(left, _scores(part, corners[left] - origin, contrast), strict=True))
     _, bare = two_groups(np.array([scores[k].max() for k in left]))
     stop = (bare + top()) / 2
@@ -93,18 +85,26 @@ def faint_sections(found: dict[Cell, int], cells: list[Cell], small: np.ndarray,
     return out, stop, bare
 
 
-def at_contrast(small: np.ndarray, corners: np.ndarray, contrast: Templates) -> np.ndarray:
-    """Cells (top-left ``corners``, mm of ``small``) against every section at local
-    contrast (:func:`_scores`), local contrast measured around them only (as far as the
-    shifts and its two blurs reach: a Gaussian's kernel reaches 4 sigmas)."""
+def _around(small: np.ndarray, corners: np.ndarray, box_mm: tuple[float, float]
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """``small`` at local contrast around the boxes at ``corners`` (mm) only, as far as
+    the shifts and its two blurs reach (a Gaussian's kernel reaches 4 sigmas), and that
+    part's top-left (mm)."""
     s = matching.FEATURE_PX_PER_MM
     reach = max(SHIFTS_MM) + max(matching.FINE_MM) + 8 * matching.CONTRAST_MM
     (x0, y0) = corners.min(0) - reach
-    (x1, y1) = corners.max(0) + contrast.box_mm + reach
+    (x1, y1) = corners.max(0) + np.array(box_mm) + reach
     # from an even pixel: the boxes' corners round as they would in the whole photo
     x0, y0 = max(0, int(x0 * s) // 2 * 2), max(0, int(y0 * s) // 2 * 2)
     part = matching.local_contrast(small[y0:max(y0, int(y1 * s)), x0:max(x0, int(x1 * s))])
-    return _scores(part, corners - np.array([x0, y0]) / s, contrast)
+    return part, np.array([x0, y0]) / s
+
+
+def at_contrast(small: np.ndarray, corners: np.ndarray, contrast: Templates) -> np.ndarray:
+    """Cells (top-left ``corners``, mm of ``small``) against every section at local
+    contrast (:func:`_scores`), local contrast measured around them only."""
+    part, origin = _around(small, corners, contrast.box_mm)
+    return _scores(part, corners - origin, contrast)
 
 
 def top_at_contrast(small: np.ndarray, corners: np.ndarray, contrast: Templates
@@ -127,7 +127,6 @@ def _scores(part: np.ndarray, corners: np.ndarray, contrast: Templates) -> np.nd
                                    contrast, shifts=SHIFTS_MM)
     out: np.ndarray = ncc[:, 1:].astype(np.float64)
     return out
-
 
 
 def veiled(small: np.ndarray, corners: np.ndarray, best: np.ndarray, sections: Templates,
