@@ -70,7 +70,7 @@ import cv2
 import numpy as np
 
 from companion.games.shoal.layout import EMPTY
-from vision import calibration, edges, lighting, matching, templates
+from vision import calibration, edges, lattice, lighting, matching, templates
 from vision.decks import Deck, load_deck
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
@@ -111,6 +111,8 @@ class ShoalReader:
         self.card_mm = (2 * sw, 2 * sh)
         self.whole = templates.whole_cards(deck, SEARCH_PX_PER_MM, CARD_INSET_MM)
         self.coarse = templates.whole_cards(deck, COARSE_PX_PER_MM, CARD_INSET_MM)
+        self.edges = lattice.deck_edges(templates.whole_cards(deck, 1 / lattice.STEP_MM, 0.0),
+                                        (sw, sh))
 
     @classmethod
     def from_files(cls, deck: Path | str | None, mat: Path | None) -> ShoalReader:
@@ -132,8 +134,18 @@ class ShoalReader:
         coarse = self._search(grey, COARSE_PX_PER_MM, self.coarse)
         few = np.argsort(-coarse.reshape(len(coarse), -1).max(1))[:FEW]
         best = self._search(grey, SEARCH_PX_PER_MM, self.whole[few]).max(0)
+        # of the places on the lattice all the cards' edges agree on (half a section off
+        # it is a match between cards, not a card)
+        sw, sh = self.deck.section_mm
+        ox, oy = lattice.lattice_origin(grey, self.mat, (sw, sh), self.edges)
+        xs = np.arange(best.shape[1]) / SEARCH_PX_PER_MM - CARD_INSET_MM
+        ys = np.arange(best.shape[0]) / SEARCH_PX_PER_MM - CARD_INSET_MM
+        near = ((lattice.off_lattice(ys, oy, sh) <= min(sh / 4, lattice.PLACED_MM))[:, None]
+                & (lattice.off_lattice(xs, ox, sw) <= min(sw / 4, lattice.PLACED_MM))[None, :])
+        if (best[near] > -1).any():
+            best = np.where(near, best, -np.inf)
         y, x = np.unravel_index(int(best.argmax()), best.shape)
-        return x / SEARCH_PX_PER_MM - CARD_INSET_MM, y / SEARCH_PX_PER_MM - CARD_INSET_MM
+        return float(xs[x]), float(ys[y])
 
     def _search(self, grey: np.ndarray, s: float, cards: np.ndarray) -> np.ndarray:
         """Each whole card's correlation (``cards``: whole-card templates at ``s`` px/mm)
