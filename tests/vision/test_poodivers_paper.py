@@ -1,7 +1,7 @@
 """Cards are compared in paper whites. Blender set 6's photo 18 (linen table, a warm
 lamp): the lamp clips red on the bare mat all along its edges, so the mat's light is not
 divided out and every card keeps the lamp's colour; its five blank cards read as objects,
-sure (0.95-0.99, none asked about), by being unlike every face: a white card tinted
+sure (0.95-1.00, none asked about), by being unlike every face: a white card tinted
 orange is no blank picture. The markers' white cells show paper white as the lamp tints
 it; taken out, the blanks are blanks."""
 
