@@ -77,6 +77,10 @@ class Light:
     """Robust spread of the bare mat's pixels in paper-white units."""
     bare: np.ndarray
     """bool, the bare mat: neither card, unknown, nor marker."""
+    paper: np.ndarray
+    """(3,) paper white as it reads in :attr:`flat` (the markers' white cells): 1.0 but
+    where the light could not be divided out (the bare mat clipped, as a warm lamp clips
+    red: the lamp's colour then stays in :attr:`flat`)."""
 
     @property
     def glare(self) -> np.ndarray:
@@ -292,7 +296,11 @@ def flatten(rectified: np.ndarray, spec: MatSpec, px_per_mm: float = PX_PER_MM,
     mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN,
                             np.ones((2, 2), np.uint8)).astype(bool)
     noise = float(mat_tone.mean()) * spread_level
-    return Light(flat, mask, unknown, veil, mat_tone, noise, ~mask & ~unknown & ~quiet)
+    # where the bare mat is clipped its light is not measured (the top of the sensor is
+    # divided out): paper white reads as the lamp tints it
+    paper = (np.minimum(white, 1.0).astype(np.float32) if white is not None and not keep.any()
+             else np.ones(3, np.float32))
+    return Light(flat, mask, unknown, veil, mat_tone, noise, ~mask & ~unknown & ~quiet, paper)
 
 
 def soft_bright(level: np.ndarray, brighter: np.ndarray, px_per_mm: float) -> np.ndarray:

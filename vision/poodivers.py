@@ -31,8 +31,10 @@ own true matches, the veiled half at least as widely as its own spread
 with every picture at every 1 mm shift (:func:`everywhere`). A card unlike every face
 whose window a lamp's reflection brightens beyond its rim is weighed by its rim as well
 (:mod:`vision.poo_rim`: the bowed rim does not catch the lamp and shows its face's
-colour), and asked about when rim and print disagree. Build a :class:`PooDiversReader`
-once per faces file, mat and layout.
+colour), and asked about when rim and print disagree. Cards are compared in paper whites
+as the markers' white cells show them (:attr:`vision.lighting.Light.paper`): where a warm
+lamp clips the bare mat, its light is not divided out and would tint every card. Build a
+:class:`PooDiversReader` once per faces file, mat and layout.
 """
 
 from __future__ import annotations
@@ -126,7 +128,14 @@ class PooDiversReader:
                           low.shape[1::-1], interpolation=cv2.INTER_AREA)
         light = lighting.flatten(low, mat, FEATURE_PX_PER_MM, clip)
         cw, ch = faces.card_mm
-        small = matching.prepare(light.flat, FEATURE_PX_PER_MM)
+        # cards are compared in paper whites: where the light could not be divided out
+        # (the bare mat clipped, as a warm lamp clips red), paper white reads the lamp's
+        # colour, as the markers' white cells show it; taken out, a blank reads white,
+        # not the lamp's colour (unlike every face)
+        flat, mat_colour = light.flat, light.mat
+        if (light.paper != 1.0).any():
+            flat, mat_colour = flat / light.paper, mat_colour / light.paper
+        small = matching.prepare(flat, FEATURE_PX_PER_MM)
         bare = matching.prepare(light.bare.astype(np.float32), FEATURE_PX_PER_MM) > 0.99
         noise, colour_noise = matching.floors(small, bare)
         free = ~lighting.marker_mask(mat, small.shape[:2], 1.0, mat.marker_mm / 6 + 2)
@@ -144,7 +153,7 @@ class PooDiversReader:
                  if mark == "#"]
         corners = np.array([(x0 + c * pitch_x, y0 + r * pitch_y) for c, r in cells])
         dist, shift, each = matching.match(small, known, corners, templates, noise,
-                                           light.mat, colour_noise)
+                                           mat_colour, colour_noise)
         density = calibration.photo_density(dist, self.margins.worn)
         unlike = object_margin(templates, self.margins, float(np.exp(density[0])),
                                (density[1], density[3]))
@@ -160,19 +169,19 @@ class PooDiversReader:
         again = np.flatnonzero((odds.max(1) < calibration.UNSURE) & torn)
         if again.size:
             pattern = dist[again] - matching.colour_misfit(each[again], templates,
-                                                           light.mat) / colour_scale
+                                                           mat_colour) / colour_scale
             found, _, there = everywhere(small, known, corners[again], templates, noise,
-                                         light.mat)
+                                         mat_colour)
             better = found < pattern
             each[again] = np.where(better[:, :, None], there, each[again])
             pattern = np.where(better, found, pattern)
             dist[again] = pattern + matching.colour_misfit(each[again], templates,
-                                                           light.mat) / colour_scale
+                                                           mat_colour) / colour_scale
             density = calibration.photo_density(dist, self.margins.worn)
             unlike = object_margin(templates, self.margins, float(np.exp(density[0])),
                                    (density[1], density[3]))
-        means = matching.box_means(small, known, corners + shift, templates, light.mat)
-        misfit = matching.colour_misfit(each, templates, light.mat)
+        means = matching.box_means(small, known, corners + shift, templates, mat_colour)
+        misfit = matching.colour_misfit(each, templates, mat_colour)
         pattern = dist - misfit / colour_scale
         colours = card_colours(means, pattern, templates, unlike, noise)
         spread, bounded, clear = colour_noise, misfit, np.zeros(len(cells), bool)
@@ -181,9 +190,9 @@ class PooDiversReader:
             # taken out or, that cast being an estimate, as photographed
             cast, shown, contrast = colours
             misfit = np.minimum(misfit, matching.colour_misfit(each / cast, templates,
-                                                               light.mat))
-            bounded = np.minimum(bounded_misfit(each, templates, light.mat, contrast),
-                                 bounded_misfit(each / cast, templates, light.mat, contrast))
+                                                               mat_colour))
+            bounded = np.minimum(bounded_misfit(each, templates, mat_colour, contrast),
+                                 bounded_misfit(each / cast, templates, mat_colour, contrast))
             spread = max(colour_noise, shown)
             # a card clipped anywhere (a pixel of the photo at the sensor's top) shows its
             # colour only as "at least this bright" in that channel, and the means of
@@ -213,7 +222,7 @@ class PooDiversReader:
             # the light's own colour is paper white; the camera's white is what adds
             # the same to every channel of the photo
             whites = [np.ones(3, np.float32),
-                      np.median((light.flat / (low + 1.0)).reshape(-1, 3)[::97], 0)]
+                      np.median((flat / (low + 1.0)).reshape(-1, 3)[::97], 0)]
             bumps = halos(templates, min(cw, ch), whites)
             # the three quarters below compare the card less the halo that explains it
             # most; the whole card, with the halo each face leaves (a faint print's
@@ -291,7 +300,7 @@ class PooDiversReader:
             # a card unlike every face may be one whose print a lamp's reflection hides:
             # its rim, which does not reflect the lamp, still shows its face's colour
             sure_of = sure[np.arange(len(cells)), order[:, 0]] >= calibration.UNSURE
-            odds, most = self._rims(view.rectified, low, light.flat, rectified_clip,
+            odds, most = self._rims(view.rectified, low, flat, rectified_clip,
                                     corners + shift, odds,
                                     np.where(sure_of & ~alone, order[:, 0], -1), alone,
                                     means)

@@ -78,12 +78,14 @@ BLENDER = Path(__file__).with_name("blender")
 """The committed physically based set (``benchmarks/render_blender.py``)."""
 
 
-def blender_grid(name: str) -> tuple[dict[str, Any], PooDiversReader, np.ndarray]:
-    """A Tokyo Poo Divers photo of the Blender set (``"photos/10.jpg"``): its truth, the
-    reader of its table and layout, and the photo as the benchmark sends it."""
-    truth = json.loads((BLENDER / "truth.json").read_text(encoding="utf-8"))
+def blender_grid(name: str, folder: Path = BLENDER
+                 ) -> tuple[dict[str, Any], PooDiversReader, np.ndarray]:
+    """A Tokyo Poo Divers photo of a Blender set (``"photos/10.jpg"``; the committed
+    set unless ``folder``): its truth, the reader of its table and layout, and the photo
+    as the benchmark sends it."""
+    truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
     shot = next(s for s in truth["photos"] if s["file"] == name)
-    table = BLENDER / shot["table"]
+    table = folder / shot["table"]
     reader = PooDiversReader(load_faces(table / "faces"), mat.load(table / "mat.json"),
                              tuple(rows_of(shot["layout"])))
-    return shot, reader, as_sent(load(BLENDER / name))
+    return shot, reader, as_sent(load(folder / name))
