@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,13 +12,26 @@ import numpy as np
 
 from companion.games.poodivers.layout import rows_of
 from vision import mat, matching
-from vision.decks import load_faces
+from vision.decks import load_deck, load_faces
 from vision.images import load
 from vision.poodivers import PooDiversReader
 from vision.reading import Reading
-from vision.shoal import moved
+from vision.shoal import ShoalReader, moved
+from vision.synth import Scene
 from vision.synth_tables import Table
 from vision.templates import Templates
+
+Tables = Callable[[str], Table]
+"""The ``user_table`` fixture: a synthetic user's table by style name."""
+
+
+def read_as_sent(table: Table, seed: int, tier: str) -> tuple[Scene, Reading]:
+    """A Shoal photo of ``table`` sent as a phone sends it (JPEG), and its reading."""
+    scene = table.shoal(seed, tier)
+    _, jpeg = cv2.imencode(".jpg", scene.photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    photo = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    assert photo is not None
+    return scene, ShoalReader(load_deck(table.deck), mat.load(table.mat)).read(photo)
 
 
 def read_grid(table: Table, layout: str, photo: np.ndarray) -> Reading:

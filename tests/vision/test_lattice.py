@@ -9,8 +9,7 @@ import pytest
 from vision import lattice
 from vision.mat import PX_PER_MM, MatSpec
 
-from .helpers import errors
-from .test_user_tables import Tables, read_as_sent
+from .helpers import Tables, errors, read_as_sent
 
 SECTION = (30.0, 40.0)
 MAT = MatSpec("DICT_4X4_50", 30.0, {0: (20.0, 20.0), 1: (400.0, 20.0), 2: (20.0, 277.0),

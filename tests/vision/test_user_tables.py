@@ -20,11 +20,8 @@ from vision.reading import Reading
 from vision.scoring import layouts_from_photos
 from vision.shoal import ShoalReader
 from vision.synth import Scene
-from vision.synth_tables import Table
 
-from .helpers import errors
-
-Tables = Callable[[str], Table]
+from .helpers import Tables, errors, read_as_sent
 
 
 @pytest.fixture(scope="module")
@@ -136,15 +133,6 @@ def test_a_score_from_a_photo_warns_of_the_cells_glare_hides(
     err = capsys.readouterr().err
     assert err.startswith(f"warning: {photo}: Glare hides ")
     assert "take the photo again" in err and err.count("\n") == 1
-
-
-def read_as_sent(table: Table, seed: int, tier: str) -> tuple[Scene, Reading]:
-    """A Shoal photo of ``table`` sent as a phone sends it (JPEG), and its reading."""
-    scene = table.shoal(seed, tier)
-    _, jpeg = cv2.imencode(".jpg", scene.photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    photo = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-    assert photo is not None
-    return scene, ShoalReader(load_deck(table.deck), mat.load(table.mat)).read(photo)
 
 
 def test_cells_read_by_their_card_are_as_sure_as_their_own_pattern(user_table: Tables
