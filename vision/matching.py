@@ -83,16 +83,20 @@ def deplane_weighted(samples: np.ndarray, weight: np.ndarray, q: np.ndarray) -> 
     out = np.empty(flat.shape, np.result_type(flat, qc))
     if whole.any():  # the boxes seen whole: their plane over every sample
         seen = flat[whole]
-        out[whole] = seen - product(product(seen, qc, False), qc.T, False)
-    # the others, per box: the 3 x 3 normal equations over its known samples
+        fit = product(product(seen, qc, False), qc.T, False)
+        out[whole] = np.subtract(seen, fit, out=fit)
+    # the others, per box: the 3 x 3 normal equations over its known samples (the
+    # arithmetic in place: these are most of a photo's boxes under a lamp's reflection)
     some = np.flatnonzero(~whole)
-    w = weight[some].astype(np.float32)
-    wc = np.repeat(w, c, axis=1)
+    known = weight[some]
+    w = known.astype(np.float32)
+    wc = np.repeat(known, c, axis=1).astype(np.float32)
     part = flat[some]
     pairs = (q[:, :, None] * q[:, None, :]).reshape(n, 9)
     a = product(w, pairs, False).reshape(len(some), 3, 3) + 1e-6 * np.eye(3, dtype=np.float32)
     coef = np.linalg.solve(a, product(part * wc, qc, False).reshape(len(some), 3, c))
-    out[some] = (part - product(coef.reshape(len(some), 3 * c), qc.T, False)) * wc
+    fit = product(coef.reshape(len(some), 3 * c), qc.T, False)
+    out[some] = np.multiply(np.subtract(part, fit, out=fit), wc, out=fit)
     result: np.ndarray = out.reshape(m, n, c)
     return result
 
