@@ -157,9 +157,28 @@ def halo_distances(small: np.ndarray, corners: np.ndarray, templates: templates.
     tb = (t @ b.T)[None]                            # 1 x N x M
     bb = (b * b).sum(1)[None, None, :]              # 1 x 1 x M
     det = np.maximum(tt * bb - tb * tb, 1e-12)
-    h = np.maximum((tt * rb - tb * rt) / det, 0.0)  # the halo's amount, with the picture
-    pp = np.maximum(rr - 2 * h * rb + h * h * bb, 0.0)
-    pt = rt - h * tb
-    d = pp / (pp + eps2) + tt / (tt + eps2) - 2 * pt / np.sqrt((pp + eps2) * (tt + eps2))
-    out: np.ndarray = np.maximum(d, 0.0).min(2).reshape(len(corners), -1, len(t)).min(1)
+    # K x N x M, in three buffers, in place (the formulas' arithmetic, in their order)
+    h = np.multiply(tt, rb)
+    cube = np.multiply(tb, rt)
+    h -= cube
+    h /= det
+    h = np.maximum(h, 0.0, out=h)  # the halo's amount, with the picture
+    pp = np.multiply(h, 2, out=cube)
+    pp *= rb
+    pp = np.subtract(rr, pp, out=pp)
+    pt = h * h
+    pt *= bb
+    pp += pt
+    pp = np.maximum(pp, 0.0, out=pp)
+    pt = np.multiply(h, tb, out=pt)
+    pt = np.subtract(rt, pt, out=pt)
+    root = np.add(pp, eps2, out=h)  # the match's square less the halo, damped
+    d = np.divide(pp, root, out=pp)
+    d += tt / (tt + eps2)
+    root *= tt + eps2
+    root = np.sqrt(root, out=root)
+    pt *= 2
+    pt /= root
+    d -= pt
+    out: np.ndarray = np.maximum(d, 0.0, out=d).min(2).reshape(len(corners), -1, len(t)).min(1)
     return out
