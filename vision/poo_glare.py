@@ -150,14 +150,18 @@ def halo_distances(small: np.ndarray, corners: np.ndarray, templates: templates.
     b = bumps.astype(np.float64)
     n = r.shape[1]
     eps2 = n * slope ** 2 * ((matching.FLOOR * noise) ** 2 + templates.wear)
-    rr = (r * r).sum(1)[:, None, None]
-    rt = (r @ t.T)[:, :, None]                      # K x N x 1
-    rb = (r @ b.T)[:, None, :]                      # K x 1 x M
-    tt = (t * t).sum(1)[None, :, None]              # 1 x N x 1
-    tb = (t @ b.T)[None]                            # 1 x N x M
-    bb = (b * b).sum(1)[None, None, :]              # 1 x 1 x M
-    det = np.maximum(tt * bb - tb * tb, 1e-12)
-    # K x N x M, in three buffers, in place (the formulas' arithmetic, in their order)
+    rr: np.ndarray = (r * r).sum(1)[:, None, None]
+    rt: np.ndarray = (r @ t.T)[:, :, None]          # K x N x 1
+    rb: np.ndarray = (r @ b.T)[:, None, :]          # K x 1 x M
+    tt: np.ndarray = (t * t).sum(1)[None, :, None]  # 1 x N x 1
+    tb: np.ndarray = (t @ b.T)[None]                # 1 x N x M
+    bb: np.ndarray = (b * b).sum(1)[None, None, :]  # 1 x 1 x M
+    det: np.ndarray = np.maximum(tt * bb - tb * tb, 1e-12)
+    # the cube (K x N x M) in single precision, in three buffers, in place: its terms,
+    # products and squares made above in double precision, are what it is made of (the
+    # samples' planes are off already: no large offset left to cancel), and the distances
+    # move by under 1e-6
+    rr, rt, rb, tt, tb, bb, det = (v.astype(np.float32) for v in (rr, rt, rb, tt, tb, bb, det))
     h = np.multiply(tt, rb)
     cube = np.multiply(tb, rt)
     h -= cube
@@ -181,4 +185,4 @@ def halo_distances(small: np.ndarray, corners: np.ndarray, templates: templates.
     pt /= root
     d -= pt
     out: np.ndarray = np.maximum(d, 0.0, out=d).min(2).reshape(len(corners), -1, len(t)).min(1)
-    return out
+    return out.astype(np.float64)
