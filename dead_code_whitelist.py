@@ -28,4 +28,4 @@ lgpio_fails, no_decoding
 on_connect, on_disconnect, on_message, on_publish, on_subscribe, userdata, properties
 SessionExpiryInterval
 # OpenCV's ArUco detector reads its parameters (vision/mat.py)
-minDistanceToBorder
+minDistanceToBorder, minMarkerPerimeterRate, maxMarkerPerimeterRate

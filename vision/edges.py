@@ -10,6 +10,7 @@ colour changes sharply across it, and this measures how sharply, on the rectifie
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.mat import PX_PER_MM
@@ -40,16 +41,21 @@ def strength(rectified: np.ndarray, corner_mm: np.ndarray, size_mm: tuple[float,
     ``corner_mm`` (rectified mm) and ``size_mm``: the largest colour difference (paper
     white units, over the three channels) between points :data:`STEP_MM` either side of
     a line parallel to the side, within :data:`ACROSS` of it, averaged along it."""
-    image, (x0, y0), (w, h) = rectified, corner_mm, size_mm
-    if side in ("left", "right"):  # looked at as the top or bottom of the image turned
-        image, (x0, y0), (w, h) = rectified.transpose(1, 0, 2), (y0, x0), (h, w)
+    (x0, y0), (w, h) = corner_mm, size_mm
+    turned = side in ("left", "right")
+    if turned:  # looked at as the top or bottom of the image turned
+        (x0, y0), (w, h) = (y0, x0), (h, w)
     s = PX_PER_MM
     at = y0 if side in ("top", "left") else y0 + h
     lo, hi = round((x0 + ALONG[0] * w) * s), round((x0 + ALONG[1] * w) * s)
     ya, yb = round((at - ACROSS * h) * s), round((at + ACROSS * h) * s)
-    if ya < 0 or yb > image.shape[0] or lo < 0 or hi > image.shape[1]:
+    rows, columns = rectified.shape[1::-1] if turned else rectified.shape[:2]
+    if ya < 0 or yb > rows or lo < 0 or hi > columns:
         return float("nan")
-    profile = image[ya:yb, lo:hi].mean(1)
+    # along the side by across it, summed along it over whole rows of memory (numpy sums
+    # down the middle axis of three channels several times more slowly)
+    block = rectified[lo:hi, ya:yb] if turned else cv2.transpose(rectified[ya:yb, lo:hi])
+    profile = block.sum(0) / (hi - lo)
     d = round(STEP_MM * s)
     step = profile[2 * d:] - profile[:-2 * d]
     return float(np.sqrt((step * step).sum(-1)).max())

@@ -42,6 +42,9 @@ MIN_MARKERS = 3
 _DETECT_WIDTH = 1000
 """Photos wider than this are searched for markers near this width (reduced by the whole
 factor that comes nearest), corners refined at full size."""
+_LOCATE_WIDTH = 400
+"""Markers are located in a copy reduced to about this width (an A3 mat's 40 mm markers
+are some 35 pixels wide there), then read where they lie (:func:`_search`)."""
 
 
 @dataclass(frozen=True)
@@ -230,22 +233,9 @@ def find_markers(spec: MatSpec, photo: np.ndarray) -> dict[int, np.ndarray]:
     # (OpenCV's area reduction by a fraction, 1000 of 1600 pixels, costs 40 times more)
     factor = max(1, round(gray.shape[1] / _DETECT_WIDTH))
     scale = 1.0 / factor
-    h, w = gray.shape[0] // factor, gray.shape[1] // factor
-    small = gray if factor == 1 else cv2.resize(gray[:h * factor, :w * factor], (w, h),
-                                                interpolation=cv2.INTER_AREA)
-    params = cv2.aruco.DetectorParameters()
-    # a marker whose white quiet zone the frame cuts but whose black border is whole is
-    # still read (OpenCV's default drops any candidate within 3 px of the photo's edge)
-    params.minDistanceToBorder = 0
-    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, spec.dictionary))
-    detector = cv2.aruco.ArucoDetector(dictionary, params)
-    corners, ids, _ = detector.detectMarkers(small)
-    if ids is None or len(ids) == 0:
-        return {}
-    found: dict[int, np.ndarray] = {}
-    for marker_id, quad in zip(ids.reshape(-1), corners, strict=True):
-        if int(marker_id) in spec.markers and int(marker_id) not in found:
-            found[int(marker_id)] = quad.reshape(4, 2).astype(np.float32) / scale
+    small = _reduced(gray, factor)
+    found = _search(spec, small)
+    found = {k: quad / scale for k, quad in found.items()}
     if found and scale < 1.0:
         pts = np.concatenate(list(found.values())).reshape(-1, 1, 2)
         win = max(2, round(1.5 / scale))
@@ -253,6 +243,94 @@ def find_markers(spec: MatSpec, photo: np.ndarray) -> dict[int, np.ndarray]:
         cv2.cornerSubPix(gray, pts, (win, win), (-1, -1), crit)
         pts = pts.reshape(-1, 4, 2)
         found = {k: pts[i] for i, k in enumerate(found)}
+    return found
+
+
+def _reduced(gray: np.ndarray, factor: int) -> np.ndarray:
+    """``gray`` reduced by a whole ``factor``, each pixel the mean of its block."""
+    if factor == 1:
+        return gray
+    h, w = gray.shape[0] // factor, gray.shape[1] // factor
+    out: np.ndarray = cv2.resize(gray[:h * factor, :w * factor], (w, h),
+                                 interpolation=cv2.INTER_AREA)
+    return out
+
+
+def _search(spec: MatSpec, gray: np.ndarray) -> dict[int, np.ndarray]:
+    """The markers ArUco finds in ``gray``, each read where a search of a reduced copy
+    locates it (:data:`_LOCATE_WIDTH`): a search of the whole image costs several times
+    more, every square the cards make being a candidate. The same corners as a search of
+    the whole image: each marker's outline lies whole in its crop with the thresholds'
+    reach around it, and the crop keeps the whole image's bounds on a marker's size.
+    The whole image is searched when fewer than three are located, or one located is
+    not read in its crop."""
+    factor = round(gray.shape[1] / _LOCATE_WIDTH)
+    if factor >= 2:
+        located = _detect(spec, _reduced(gray, factor), gray.shape)
+        if len(located) >= min(MIN_MARKERS, len(spec.markers)):
+            found = _in_crops(spec, gray, {k: q * factor + (factor - 1) / 2
+                                           for k, q in located.items()}, factor)
+            if found is not None:
+                return found
+    return _detect(spec, gray, gray.shape)
+
+
+def _in_crops(spec: MatSpec, gray: np.ndarray, located: dict[int, np.ndarray],
+              error: float) -> dict[int, np.ndarray] | None:
+    """Each of the mat's markers read in a crop of ``gray`` around where it was
+    ``located`` (within ``error`` pixels), or, for one not located (a hand over it, too
+    small at the reduced size), where the located ones put it; ``None`` when a located
+    marker is not read in its crop."""
+    ids = sorted(located)
+    to_photo, _ = cv2.findHomography(np.concatenate([spec.marker_corners_mm(k) for k in ids]),
+                                     np.concatenate([located[k] for k in ids]), 0)
+    if to_photo is None:
+        return None
+    h, w = gray.shape
+    reach = _params().adaptiveThreshWinSizeMax + error  # thresholds' widest window, error
+    found: dict[int, np.ndarray] = {}
+    for marker_id in spec.markers:
+        quad = located.get(marker_id)
+        if quad is None:
+            corners = spec.marker_corners_mm(marker_id).reshape(-1, 1, 2).astype(np.float64)
+            quad = cv2.perspectiveTransform(corners, to_photo).reshape(4, 2)
+        margin = np.linalg.norm(quad[0] - quad[2]) / 6 + reach  # its quiet zone and more
+        x0, y0 = np.clip(np.floor(quad.min(0) - margin), 0, (w, h)).astype(int)
+        x1, y1 = np.clip(np.ceil(quad.max(0) + margin), 0, (w, h)).astype(int)
+        seen = (_detect(spec, gray[y0:y1, x0:x1], gray.shape).get(marker_id)
+                if x1 - x0 > 2 * reach and y1 - y0 > 2 * reach else None)
+        if seen is not None:
+            found[marker_id] = seen + np.array([x0, y0], np.float32)
+        elif marker_id in located:
+            return None
+    return found
+
+
+def _params() -> cv2.aruco.DetectorParameters:
+    params = cv2.aruco.DetectorParameters()
+    # a marker whose white quiet zone the frame cuts but whose black border is whole is
+    # still read (OpenCV's default drops any candidate within 3 px of the photo's edge)
+    params.minDistanceToBorder = 0
+    return params
+
+
+def _detect(spec: MatSpec, gray: np.ndarray, whole: tuple[int, ...]
+            ) -> dict[int, np.ndarray]:
+    """The mat's markers ArUco finds in ``gray``, a crop of an image of shape ``whole``
+    (its bounds on a marker's perimeter are fractions of the image's size: the whole
+    image's are kept): id -> 4x2 corners, the first found of each id."""
+    params = _params()
+    ratio = max(whole[:2]) / max(gray.shape[:2])
+    params.minMarkerPerimeterRate *= ratio
+    params.maxMarkerPerimeterRate *= ratio
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, spec.dictionary))
+    corners, ids, _ = cv2.aruco.ArucoDetector(dictionary, params).detectMarkers(gray)
+    found: dict[int, np.ndarray] = {}
+    if ids is None:
+        return found
+    for marker_id, quad in zip(ids.reshape(-1), corners, strict=True):
+        if int(marker_id) in spec.markers and int(marker_id) not in found:
+            found[int(marker_id)] = quad.reshape(4, 2).astype(np.float32)
     return found
 
 

@@ -11,7 +11,8 @@ damped (:func:`distances`, ``eps2``), so a plain face matches a plain cell. Ever
 at every shift against every template is one matrix product.
 
 Clipped pixels (unknown) are left out of the comparison, one by one. The templates
-themselves are built and cached by :mod:`vision.templates`.
+themselves are built and cached by :mod:`vision.templates`; Shoal's undamped
+correlation of the same samples is :mod:`vision.correlation`'s.
 """
 
 from __future__ import annotations
@@ -35,10 +36,6 @@ STEP = 2
 SHIFTS_MM = (-4, -2, 0, 2, 4)
 FINE_MM = (-1, 0, 1)
 """Around the best of :data:`SHIFTS_MM`, the cell is matched again at these shifts."""
-FINE_FEW = 8
-"""Templates matched again at :data:`FINE_MM` in :func:`correlations`: those a cell
-correlates with best at :data:`SHIFTS_MM` (a cell is told apart from those only)."""
-
 QUANTUM = 1 / 255
 """One grey level of an 8-bit photo in paper-white units: the least noise there is."""
 FLOOR = 3.0
@@ -86,16 +83,20 @@ def deplane_weighted(samples: np.ndarray, weight: np.ndarray, q: np.ndarray) -> 
     out = np.empty(flat.shape, np.result_type(flat, qc))
     if whole.any():  # the boxes seen whole: their plane over every sample
         seen = flat[whole]
-        out[whole] = seen - product(product(seen, qc, False), qc.T, False)
-    # the others, per box: the 3 x 3 normal equations over its known samples
+        fit = product(product(seen, qc, False), qc.T, False)
+        out[whole] = np.subtract(seen, fit, out=fit)
+    # the others, per box: the 3 x 3 normal equations over its known samples (the
+    # arithmetic in place: these are most of a photo's boxes under a lamp's reflection)
     some = np.flatnonzero(~whole)
-    w = weight[some].astype(np.float32)
-    wc = np.repeat(w, c, axis=1)
+    known = weight[some]
+    w = known.astype(np.float32)
+    wc = np.repeat(known, c, axis=1).astype(np.float32)
     part = flat[some]
     pairs = (q[:, :, None] * q[:, None, :]).reshape(n, 9)
     a = product(w, pairs, False).reshape(len(some), 3, 3) + 1e-6 * np.eye(3, dtype=np.float32)
     coef = np.linalg.solve(a, product(part * wc, qc, False).reshape(len(some), 3, c))
-    out[some] = (part - product(coef.reshape(len(some), 3 * c), qc.T, False)) * wc
+    fit = product(coef.reshape(len(some), 3 * c), qc.T, False)
+    out[some] = np.multiply(np.subtract(part, fit, out=fit), wc, out=fit)
     result: np.ndarray = out.reshape(m, n, c)
     return result
 
@@ -313,7 +314,7 @@ def distances(samples: np.ndarray, templates: Templates, noise: float,
 
 
 def _partly(weight: np.ndarray | None) -> np.ndarray:
-    """The rows of ``weight`` (M x n or M x n x c, from :func:`_known`) partly clipped:
+    """The rows of ``weight`` (M x n or M x n x c, from :func:`known_samples`) partly clipped:
     some sample unknown, but at least a quarter known (a box mostly clipped is compared
     over all of it: what there is)."""
     if weight is None:
@@ -376,7 +377,7 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     k = len(corners_mm)
     coarse = np.array([(dx, dy) for dy in SHIFTS_MM for dx in SHIFTS_MM], float)
     samples = sample(small, corners_mm, box, inset, outside=outside)
-    weight = _known(known, corners_mm, box, inset, SHIFTS_MM, whole=False)
+    weight = known_samples(known, corners_mm, box, inset, SHIFTS_MM, whole=False)
     dist, idx = best_shift(distances(samples, templates, noise, weight), len(coarse))
     rows = np.arange(k)[:, None]
     means = window_means(samples, weight, k)[rows, idx]
@@ -385,7 +386,7 @@ def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     centres = np.asarray(corners_mm, float) + first
     moved = (centres[:, None, :] + fine[None]).reshape(-1, 2)
     more = sample(small, moved, box, inset, (0,), outside=outside)
-    more_w = _known(known, moved, box, inset, (0,), whole=False)
+    more_w = known_samples(known, moved, box, inset, (0,), whole=False)
     near, nidx = best_shift(distances(more, templates, noise, more_w), len(fine))
     better = near < dist
     dist = np.where(better, near, dist)
@@ -412,23 +413,7 @@ def box_means(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     return out
 
 
-def _unit(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
-          templates: Templates, shifts: tuple[int, ...]) -> np.ndarray:
-    """Each box (top-left ``corners_mm``, M x 2) at each shift (as :func:`sample`) as
-    templates are compared: each channel's plane removed over its known samples, the
-    clipped ones left out, made a unit vector (M*S x D)."""
-    box, inset = templates.box_mm, templates.inset_mm
-    ww, wh = window(box, inset)
-    q = plane_basis(ww, wh)
-    samples = sample(small, corners_mm, box, inset, shifts, outside=0.0)
-    weight = _known(known, corners_mm, box, inset, shifts)
-    flat = (deplane(samples, q) if weight is None else deplane_weighted(samples, weight, q)
-            ).reshape(len(samples), -1)
-    out: np.ndarray = flat / np.maximum(np.sqrt(np.einsum("ij,ij->i", flat, flat)), 1e-9)[:, None]
-    return out
-
-
-def _known(known: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float],
+def known_samples(known: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float],
            inset_mm: float, shifts: tuple[int, ...], whole: bool = True) -> np.ndarray | None:
     """Which samples of each box at each shift (as :func:`sample`) are known (``known``
     above 0.5: not clipped), M*S x n (x c for a ``known`` of c channels, each channel's
@@ -458,55 +443,6 @@ def _known(known: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, float
         windows = _windows(regions > 0.5, spacing, stride, len(shifts), size)
         out[hit] = windows.reshape(len(hit), count, *out.shape[2:])
     return out.reshape(len(tl) * count, *out.shape[2:])
-
-
-def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
-               templates: Templates, shifts: tuple[int, ...]) -> np.ndarray:
-    """Correlation of each box (top-left ``corners_mm``, M x 2) at each shift (as
-    :func:`sample`) with each template (M*S x N), over the box's known samples only."""
-    out: np.ndarray = product(_unit(small, known, corners_mm, templates, shifts),
-                              templates.unit.T)
-    return out
-
-
-def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
-                 templates: Templates, around: np.ndarray | None = None,
-                 shifts: tuple[int, ...] = SHIFTS_MM) -> tuple[np.ndarray, np.ndarray]:
-    """Every box (top-left ``corners_mm``, K x 2) against every template: the
-    correlation (-1..1) at each template's best shift (K x N), and the shift (dx, dy mm)
-    of the best template (K x 2).
-
-    Each channel's best plane (gain, offset and tilt of the light) is removed over the
-    known samples of the box (``known`` < 0.5: clipped, left out), and what is left is
-    compared as one unit vector with the template's:
-    plain normalised correlation, with no damping, so a faint pattern counts as much as a
-    strong one. A zero template (the bare mat's) correlates 0 with everything. Shifts:
-    ``shifts`` (:data:`SHIFTS_MM`) first, then :data:`FINE_MM` around the best of those
-    for the :data:`FINE_FEW` templates that correlate best there (the others keep their
-    best of ``shifts``); or, given ``around`` (K x 2 mm, where another window found each
-    box), there and then :data:`FINE_MM` around it."""
-    k = len(corners_mm)
-    corners = np.asarray(corners_mm, float)
-    if around is not None:
-        shifts, corners = (0,), corners + around
-    coarse = np.array([(dx, dy) for dy in shifts for dx in shifts], float)
-    cube = _correlate(small, known, corners, templates, shifts).reshape(k, len(coarse), -1)
-    best = cube.argmax(1)
-    ncc = np.take_along_axis(cube, best[:, None, :], 1)[:, 0, :]
-    few = np.argsort(-ncc, 1)[:, :FINE_FEW]  # the best first
-    first = coarse[best[np.arange(k), few[:, 0]]]
-    fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM], float)
-    near_rows = _unit(small, known, corners + first, templates, FINE_MM).reshape(k, len(fine), -1)
-    picked = templates.unit[few]  # K x FINE_FEW x D
-    near_cube = product(near_rows, picked.transpose(0, 2, 1))  # K x fine x FINE_FEW
-    near = near_cube.max(1)
-    moved_top = near[:, 0] > ncc[np.arange(k), few[:, 0]]
-    shift = first + np.where(moved_top[:, None], fine[near_cube[:, :, 0].argmax(1)], 0.0)
-    if around is not None:
-        shift = shift + around
-    out = ncc.copy()
-    np.put_along_axis(out, few, np.maximum(np.take_along_axis(ncc, few, 1), near), 1)
-    return out, shift
 
 
 def veil(small: np.ndarray, corners_mm: np.ndarray, templates: Templates,

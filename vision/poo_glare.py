@@ -150,16 +150,39 @@ def halo_distances(small: np.ndarray, corners: np.ndarray, templates: templates.
     b = bumps.astype(np.float64)
     n = r.shape[1]
     eps2 = n * slope ** 2 * ((matching.FLOOR * noise) ** 2 + templates.wear)
-    rr = (r * r).sum(1)[:, None, None]
-    rt = (r @ t.T)[:, :, None]                      # K x N x 1
-    rb = (r @ b.T)[:, None, :]                      # K x 1 x M
-    tt = (t * t).sum(1)[None, :, None]              # 1 x N x 1
-    tb = (t @ b.T)[None]                            # 1 x N x M
-    bb = (b * b).sum(1)[None, None, :]              # 1 x 1 x M
-    det = np.maximum(tt * bb - tb * tb, 1e-12)
-    h = np.maximum((tt * rb - tb * rt) / det, 0.0)  # the halo's amount, with the picture
-    pp = np.maximum(rr - 2 * h * rb + h * h * bb, 0.0)
-    pt = rt - h * tb
-    d = pp / (pp + eps2) + tt / (tt + eps2) - 2 * pt / np.sqrt((pp + eps2) * (tt + eps2))
-    out: np.ndarray = np.maximum(d, 0.0).min(2).reshape(len(corners), -1, len(t)).min(1)
-    return out
+    rr: np.ndarray = (r * r).sum(1)[:, None, None]
+    rt: np.ndarray = (r @ t.T)[:, :, None]          # K x N x 1
+    rb: np.ndarray = (r @ b.T)[:, None, :]          # K x 1 x M
+    tt: np.ndarray = (t * t).sum(1)[None, :, None]  # 1 x N x 1
+    tb: np.ndarray = (t @ b.T)[None]                # 1 x N x M
+    bb: np.ndarray = (b * b).sum(1)[None, None, :]  # 1 x 1 x M
+    det: np.ndarray = np.maximum(tt * bb - tb * tb, 1e-12)
+    # the cube (K x N x M) in single precision, in three buffers, in place: its terms,
+    # products and squares made above in double precision, are what it is made of (the
+    # samples' planes are off already: no large offset left to cancel), and the distances
+    # move by under 1e-6
+    rr, rt, rb, tt, tb, bb, det = (v.astype(np.float32) for v in (rr, rt, rb, tt, tb, bb, det))
+    h = np.multiply(tt, rb)
+    cube = np.multiply(tb, rt)
+    h -= cube
+    h /= det
+    h = np.maximum(h, 0.0, out=h)  # the halo's amount, with the picture
+    pp = np.multiply(h, 2, out=cube)
+    pp *= rb
+    pp = np.subtract(rr, pp, out=pp)
+    pt = h * h
+    pt *= bb
+    pp += pt
+    pp = np.maximum(pp, 0.0, out=pp)
+    pt = np.multiply(h, tb, out=pt)
+    pt = np.subtract(rt, pt, out=pt)
+    root = np.add(pp, eps2, out=h)  # the match's square less the halo, damped
+    d = np.divide(pp, root, out=pp)
+    d += tt / (tt + eps2)
+    root *= tt + eps2
+    root = np.sqrt(root, out=root)
+    pt *= 2
+    pt /= root
+    d -= pt
+    out: np.ndarray = np.maximum(d, 0.0, out=d).min(2).reshape(len(corners), -1, len(t)).min(1)
+    return out.astype(np.float64)

@@ -222,7 +222,8 @@ class PooDiversReader:
             # the light's own colour is paper white; the camera's white is what adds
             # the same to every channel of the photo
             whites = [np.ones(3, np.float32),
-                      np.median((flat / (low + 1.0)).reshape(-1, 3)[::97], 0)]
+                      np.median(flat.reshape(-1, 3)[::97]
+                                / (low.reshape(-1, 3)[::97] + 1.0), 0)]
             bumps = halos(templates, min(cw, ch), whites)
             # the three quarters below compare the card less the halo that explains it
             # most; the whole card, with the halo each face leaves (a faint print's

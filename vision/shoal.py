@@ -10,7 +10,7 @@ the top down, by card, not by pixel colour:
    few again at 2 mm): the top card. It fixes the section lattice, since every card lies
    a whole number of sections from it.
 2. Correlate every lattice cell with every section of every card image (one matrix
-   product, :func:`vision.matching.correlations`: gain, offset and tilt of the light
+   product, :func:`vision.correlation.correlations`: gain, offset and tilt of the light
    removed per channel, clipped pixels left out, a few millimetres of slack, and two
    windows: one that takes in the card's own edge and frame, one clear of its
    neighbours', :data:`vision.templates.SECTION_INSETS_MM`). A plain section and the
@@ -70,7 +70,7 @@ import cv2
 import numpy as np
 
 from companion.games.shoal.layout import EMPTY
-from vision import calibration, edges, lattice, lighting, matching, templates
+from vision import calibration, correlation, edges, lattice, lighting, matching, templates
 from vision.decks import Deck, load_deck
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
@@ -297,9 +297,9 @@ class ShoalReader:
     def _correlate(self, small: np.ndarray, known: np.ndarray, corners: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
         """Each cell (top-left ``corners``) against every section, in every window."""
-        ncc, shift = matching.correlations(small, known, corners, self.windows[0])
+        ncc, shift = correlation.correlations(small, known, corners, self.windows[0])
         for window in self.windows[1:]:  # the window is searched as the shift is
-            more, moved = matching.correlations(small, known, corners, window, shift)
+            more, moved = correlation.correlations(small, known, corners, window, shift)
             shift = np.where((more.max(1) > ncc.max(1))[:, None], moved, shift)
             ncc = np.maximum(ncc, more)
         return ncc, shift

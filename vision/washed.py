@@ -2,7 +2,7 @@
 
 A lamp's reflection on a glossy card adds light that is no plane over a section (it
 falls off, and stops at the card's edge) and compresses the print where it is bright.
-With each channel's plane removed (:func:`vision.matching.correlations`), what is left
+With each channel's plane removed (:func:`vision.correlation.correlations`), what is left
 of the reflection swamps what is left of the print, faint strokes a player still sees:
 such a card's sections correlate with nothing above the stop, and the peel leaves its
 cells bare (:mod:`vision.peel`). At local contrast (:func:`vision.matching.local_contrast`)
@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from vision import matching
+from vision import correlation, matching
 from vision.peel import Cell, two_groups
 from vision.templates import Templates
 
@@ -123,7 +123,7 @@ def _scores(part: np.ndarray, corners: np.ndarray, contrast: Templates) -> np.nd
     against every section (cells x sections), in the window close to the section's
     edges, at :data:`SHIFTS_MM`. Nothing is left out as clipped: a clipped pixel has no
     contrast, and counts for nothing."""
-    ncc, _ = matching.correlations(part, np.ones(part.shape[:2], np.float32), corners,
+    ncc, _ = correlation.correlations(part, np.ones(part.shape[:2], np.float32), corners,
                                    contrast, shifts=SHIFTS_MM)
     out: np.ndarray = ncc[:, 1:].astype(np.float64)
     return out

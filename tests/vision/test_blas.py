@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
-from vision import matching
+from vision import correlation, matching
 from vision.blas import NOT_FINITE, product
 from vision.errors import VisionError
 from vision.templates import Templates
@@ -66,8 +66,8 @@ def test_matching_s_products_are_checked() -> None:
         img[40:60, 50:70] = np.inf
         known = np.ones(img.shape[:2], np.float32)
         with pytest.raises(VisionError, match="NaN or infinity"):
-            matching.correlations(img, known, np.array([(45.0, 35.0)]), t)
+            correlation.correlations(img, known, np.array([(45.0, 35.0)]), t)
         img[40:60, 50:70] = np.nan
         known[45:50, 55:60] = 0.0  # clipped there: the plane is fitted to the rest
         with pytest.raises(VisionError, match="NaN or infinity"):
-            matching.correlations(img, known, np.array([(45.0, 35.0)]), t)
+            correlation.correlations(img, known, np.array([(45.0, 35.0)]), t)

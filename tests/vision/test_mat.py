@@ -126,3 +126,28 @@ def test_a_marker_whose_quiet_zone_the_frame_cuts_is_still_found(gap_px: int) ->
     assert sorted(found) == [0, 1, 2, 3]
     expected = spec.marker_corners_mm(0) * px_per_mm - [left, 0]
     assert np.abs(found[0] - expected).max() < 1.5
+
+
+@pytest.mark.parametrize("photo", ["00.jpg", "05.jpg"])  # 05: a hand hides marker 0
+def test_markers_read_where_a_reduced_copy_locates_them_are_the_whole_search_s(
+        photo: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 1024-pixel render (the Blender set): each marker is read in a crop around where
+    the reduced copy locates it (the whole photo is never searched), with the corners a
+    search of the whole photo gives, to the bit."""
+    folder = Path(__file__).with_name("blender")
+    spec = mat.load(folder / ("gloss" if photo == "05.jpg" else "linen") / "mat.json")
+    gray = cv2.cvtColor(read_image(folder / "photos" / photo), cv2.COLOR_BGR2GRAY)
+    whole = mat._detect(spec, gray, gray.shape)
+    searched: list[tuple[int, ...]] = []
+    detect = mat._detect
+
+    def recorded(spec: mat.MatSpec, image: np.ndarray, shape: tuple[int, ...]
+                 ) -> dict[int, np.ndarray]:
+        searched.append(image.shape)
+        return detect(spec, image, shape)
+
+    monkeypatch.setattr(mat, "_detect", recorded)
+    found = mat.find_markers(spec, read_image(folder / "photos" / photo))
+    assert sorted(found) == sorted(whole) == sorted(spec.markers)[photo == "05.jpg":]
+    assert all(np.array_equal(found[k], whole[k]) for k in whole)
+    assert gray.shape not in searched and len(searched) == 1 + len(spec.markers)

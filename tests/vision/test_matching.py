@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision import matching
+from vision import correlation, matching
 from vision.templates import Templates
 
 from .helpers import random_templates
@@ -37,7 +37,7 @@ def test_a_template_under_any_gain_offset_and_tilt_correlates_fully() -> None:
     t = _templates(rng)
     img = _image(rng, t, (40, 30))
     known = np.ones(img.shape[:2], np.float32)
-    ncc, shift = matching.correlations(img, known, np.array([(38.0, 32.0)]), t)
+    ncc, shift = correlation.correlations(img, known, np.array([(38.0, 32.0)]), t)
     assert ncc[0].argmax() == 2 and ncc[0, 2] > 0.999
     assert tuple(shift[0]) == (2.0, -2.0)
 
@@ -55,7 +55,7 @@ def test_a_shift_between_the_coarse_steps_is_found_by_the_fine_search() -> None:
     t = Templates(("mine", *others.labels), np.vstack([mine.reshape(1, -1), others.features]),
                   BOX_MM, INSET_MM, np.zeros(6), np.zeros((6, 3)), 0.0)
     known = np.ones(img.shape[:2], np.float32)
-    ncc, shift = matching.correlations(img, known, at - (3.0, -1.0), t)
+    ncc, shift = correlation.correlations(img, known, at - (3.0, -1.0), t)
     assert ncc[0].argmax() == 0 and ncc[0, 0] > 0.999
     assert tuple(shift[0]) == (3.0, -1.0)
 
@@ -70,9 +70,9 @@ def test_a_clipped_sample_is_left_out_not_read_as_bright() -> None:
     img[34:40, 44:60] = 1.0  # a clipped streak across the box
     corners = np.array([(40.0, 30.0)])
     known = np.ones(img.shape[:2], np.float32)
-    blind = matching._correlate(img, known, corners, t, (0,))
+    blind = correlation._correlate(img, known, corners, t, (0,))
     known[34:40, 44:60] = 0.0
-    seen = matching._correlate(img, known, corners, t, (0,))
+    seen = correlation._correlate(img, known, corners, t, (0,))
     assert seen[0].argmax() == 2 and blind[0, 2] < seen[0, 2] < 0.95
 
 
@@ -100,14 +100,14 @@ def test_which_samples_are_known_is_read_only_where_a_pixel_is_clipped() -> None
     corners = np.array([(20.0, 15.0), (44.0, 22.0), (-6.0, 40.0), (70.0, -3.0)])
     for shifts in (matching.SHIFTS_MM, matching.FINE_MM, (0,)):
         want = matching.sample(known, corners, BOX_MM, INSET_MM, shifts, outside=1.0) > 0.5
-        got = matching._known(known, corners, BOX_MM, INSET_MM, shifts)
+        got = matching.known_samples(known, corners, BOX_MM, INSET_MM, shifts)
         assert got is not None and np.array_equal(got, want) and not want.all()
     far = corners[[2, 3]]  # neither reaches the spot
-    assert matching._known(known, far, BOX_MM, INSET_MM, matching.SHIFTS_MM) is None
-    every = matching._known(known, far, BOX_MM, INSET_MM, matching.SHIFTS_MM, whole=False)
+    assert matching.known_samples(known, far, BOX_MM, INSET_MM, matching.SHIFTS_MM) is None
+    every = matching.known_samples(known, far, BOX_MM, INSET_MM, matching.SHIFTS_MM, whole=False)
     assert every is not None and every.all()
     known[30:33, 50:52] = 1.0
-    assert matching._known(known, corners, BOX_MM, INSET_MM, (0,), whole=False) is None
+    assert matching.known_samples(known, corners, BOX_MM, INSET_MM, (0,), whole=False) is None
 
 
 def test_a_box_seen_whole_correlates_as_when_its_weights_are_all_one() -> None:
@@ -117,9 +117,9 @@ def test_a_box_seen_whole_correlates_as_when_its_weights_are_all_one() -> None:
     img = _image(rng, t, (40, 30))
     corners = np.array([(38.0, 32.0), (80.0, 60.0)])
     known = np.ones(img.shape[:2], np.float32)
-    whole = matching._correlate(img, known, corners, t, matching.SHIFTS_MM)
+    whole = correlation._correlate(img, known, corners, t, matching.SHIFTS_MM)
     known[100:104, 5:9] = 0.0  # clipped, but out of reach of both boxes
-    weighed = matching._correlate(img, known, corners, t, matching.SHIFTS_MM)
+    weighed = correlation._correlate(img, known, corners, t, matching.SHIFTS_MM)
     samples = matching.sample(img, corners, BOX_MM, INSET_MM, matching.SHIFTS_MM, 0.0)
     q = matching.plane_basis(*matching.window(BOX_MM, INSET_MM))
     ones = np.ones(samples.shape[:2], bool)

@@ -125,3 +125,30 @@ def test_a_halo_added_in_linear_light_is_fitted_there(faces: Faces) -> None:
     assert fitted[1][closed] < 0.1
     assert fitted[1][closed] < 0.5 * fitted[0][closed]
     assert fitted[1][closed] < fitted[1][labels.index("sleeper")]
+
+
+def test_the_halo_fit_is_its_formulas_in_double_precision(faces: Faces) -> None:
+    """:func:`vision.poo_glare.halo_distances` works its cube in place, in single
+    precision: each card at each shift, with each picture and each halo, what the formulas
+    written plainly give in double precision, within 1e-6 of a distance (0..4)."""
+    pictures = templates.poo_templates(faces)
+    rng = np.random.default_rng(5)
+    ww, wh = matching.window(pictures.box_mm, pictures.inset_mm)
+    card = (0.5 * pictures.features[2].reshape(-1, 3) + 0.6
+            + 0.05 * rng.random((len(range(0, wh, 2)) * len(range(0, ww, 2)), 3)))
+    small, corner = on_mat(card, pictures)
+    bumps = poo_glare.halos(pictures, min(faces.card_mm), [np.ones(3, np.float32)])
+    got = poo_glare.halo_distances(small, corner, pictures, bumps, 0.01, matching.FINE_MM)
+    samples = matching.sample(small, corner, pictures.box_mm, pictures.inset_mm,
+                              matching.FINE_MM)
+    r = matching.deplane(samples, matching.plane_basis(ww, wh)).reshape(len(samples), -1)
+    r, t, b = r.astype(np.float64), pictures.features.astype(np.float64), bumps.astype(float)
+    eps2 = r.shape[1] * ((matching.FLOOR * 0.01) ** 2 + pictures.wear)
+    rr, rt, rb = (r * r).sum(1)[:, None, None], (r @ t.T)[:, :, None], (r @ b.T)[:, None, :]
+    tt, tb, bb = (t * t).sum(1)[None, :, None], (t @ b.T)[None], (b * b).sum(1)[None, None, :]
+    h = np.maximum((tt * rb - tb * rt) / np.maximum(tt * bb - tb * tb, 1e-12), 0.0)
+    pp = np.maximum(rr - 2 * h * rb + h * h * bb, 0.0)
+    pt = rt - h * tb
+    d = pp / (pp + eps2) + tt / (tt + eps2) - 2 * pt / np.sqrt((pp + eps2) * (tt + eps2))
+    want = np.maximum(d, 0.0).min(2).min(0)[None]
+    assert got.dtype == np.float64 and np.abs(got - want).max() < 1e-6

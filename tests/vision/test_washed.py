@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import matching, templates, washed
+from vision import correlation, matching, templates, washed
 from vision.decks import load_deck
 from vision.images import load
 
@@ -45,8 +45,8 @@ def test_a_section_under_a_reflection_still_matches_its_own_at_local_contrast(
     deck = load_deck(DECK)
     small, corner = _veiled(amount)
     known = np.ones(small.shape[:2], np.float32)
-    plain, _ = matching.correlations(small, known, corner, templates.shoal_templates(deck))
-    local, _ = matching.correlations(matching.local_contrast(small), known, corner,
+    plain, _ = correlation.correlations(small, known, corner, templates.shoal_templates(deck))
+    local, _ = correlation.correlations(matching.local_contrast(small), known, corner,
                                      templates.shoal_templates(deck, contrast=True))
     assert local[0, 1] > 0.95 and local[0, 1] == local[0].max()
     assert plain[0, 1] < 0.9 and plain[0, 1] < plain[0].max()
@@ -82,7 +82,7 @@ def _card(amount: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
     sw, sh = deck.section_mm
     small, corner = _veiled(amount)
     corners = corner[0] + np.array([(0, 0), (sw, 0), (0, sh), (sw, sh)])
-    ncc, shift = matching.correlations(small, np.ones(small.shape[:2], np.float32), corners,
+    ncc, shift = correlation.correlations(small, np.ones(small.shape[:2], np.float32), corners,
                                        templates.shoal_templates(deck))
     return small, corners, shift, ncc[:, 1:].astype(np.float64)
 
