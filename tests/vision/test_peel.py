@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from companion.games.shoal.deck import Deck
-from vision import lighting, peel, shoal, synth
+from vision import lighting, mat_colour, peel, shoal, synth
 from vision.decks import load_deck as vision_deck
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect
@@ -195,7 +195,7 @@ def test_colour_keeps_the_bare_mat_from_a_section_and_lifts_a_plain_section() ->
     bare_cells = np.array([True] * 5 + [False, False, True])
     sure = np.array([False] * 5 + [True, False, False])
     jitter = means * (1 + 0.002 * np.arange(8))[:, None]
-    out, carded = shoal.mat_coloured(corr, jitter, jitter, section_means, bare_cells, sure,
+    out, carded = mat_colour.mat_coloured(corr, jitter, jitter, section_means, bare_cells, sure,
                                      bare=0.2, stop=0.6, places=places,
                                      plain=np.array([False, False]))
     assert out[7, 1] == 0.2           # the mat's colour: no section of the card's
@@ -215,8 +215,8 @@ def test_a_cell_is_told_card_by_its_colour_where_the_lattice_puts_it() -> None:
     bare_cells = np.array([True] * 5 + [False, False, True])
     sure = np.array([False] * 5 + [True, False, False])
     args = (np.array([CARD, CARD]), bare_cells, sure, 0.2, 0.6, places, np.zeros(2, bool))
-    assert shoal.mat_coloured(corr, leaning, means, *args)[1][7] == False  # noqa: E712
-    assert shoal.mat_coloured(corr, means, leaning, *args)[1][7] == True  # noqa: E712
+    assert mat_colour.mat_coloured(corr, leaning, means, *args)[1][7] == False  # noqa: E712
+    assert mat_colour.mat_coloured(corr, means, leaning, *args)[1][7] == True  # noqa: E712
 
 
 def test_a_pale_plain_section_under_a_warm_light_is_told_card_by_its_colour() -> None:
@@ -235,7 +235,7 @@ def test_a_pale_plain_section_under_a_warm_light_is_told_card_by_its_colour() ->
     bare_cells = np.array([True] * 5 + [False, False, False])
     sure = np.array([False] * 5 + [True, False, False])
     jitter = means * (1 + 0.002 * np.arange(8))[:, None]
-    _, carded = shoal.mat_coloured(corr, jitter, jitter, np.array([fish, pale]),
+    _, carded = mat_colour.mat_coloured(corr, jitter, jitter, np.array([fish, pale]),
                                    bare_cells, sure, bare=0.2, stop=0.6, places=places,
                                    plain=np.array([False, True]))
     assert carded.tolist() == [False] * 5 + [True, True, False]
@@ -252,7 +252,7 @@ def test_colour_decides_only_where_the_pattern_cannot() -> None:
     bare_cells = np.array([True] * 5 + [False] * 5)
     sure = np.array([False] * 5 + [True] * 5)
     jitter = means * (1 + 0.002 * np.arange(10))[:, None]
-    out, _ = shoal.mat_coloured(corr, jitter, jitter, np.array([CARD, CARD]), bare_cells,
+    out, _ = mat_colour.mat_coloured(corr, jitter, jitter, np.array([CARD, CARD]), bare_cells,
                                 sure, bare=0.2, stop=0.6, places=places,
                                 plain=np.array([False, True]))
     assert out[5, 0] == 0.95          # fish: the pattern says card
@@ -263,7 +263,7 @@ def veiled(shows: dict[tuple[int, int], int], glared: int | list[int]
            ) -> tuple[np.ndarray, tuple[Any, ...]]:
     """The cells' mean colours (the mat's, a card's where ``shows`` lies, ``glared``
     veiled: like no section's colour; each a little apart) and the rest of
-    :func:`vision.shoal.mat_coloured`'s arguments, the top row's two cells sure."""
+    :func:`vision.mat_colour.mat_coloured`'s arguments, the top row's two cells sure."""
     means = np.array([MAT] * len(CELLS))
     means[[CELLS.index(c) for c in shows]] = CARD
     means[glared] = 0.4 * np.array(CARD) + 0.6
@@ -284,12 +284,12 @@ def test_glare_on_two_sections_leaves_the_card_to_its_other_two() -> None:
     corr[glared] = 0.2  # under the glare nothing matches, the true section no better
     jitter, args = veiled(shows, glared)
     assert peel.peel(CELLS, corr, stop=0.6, bare=0.2) == {}  # by pattern alone: no card
-    assert peel.peel(CELLS, shoal.mat_coloured(corr, jitter, jitter, *args)[0], 0.6,
+    assert peel.peel(CELLS, mat_colour.mat_coloured(corr, jitter, jitter, *args)[0], 0.6,
                      0.2) == shows
     # the bare mat whitened by the same glare is still bare mat
     whitened = jitter.copy()
     whitened[glared] = 0.5 * np.array(MAT) + 0.5
-    assert peel.peel(CELLS, shoal.mat_coloured(corr, whitened, whitened, *args)[0], 0.6,
+    assert peel.peel(CELLS, mat_colour.mat_coloured(corr, whitened, whitened, *args)[0], 0.6,
                      0.2) == {}
 
 
@@ -330,21 +330,21 @@ def test_a_cell_a_section_matches_is_not_lifted_for_no_card_by_its_colour() -> N
     corr[glared] = 0.2
     corr[glared, 7] = 0.65  # card 1's bottom-right matches, under the veil
     jitter, args = veiled(shows, glared)
-    out = shoal.mat_coloured(corr, jitter, jitter, *args)[0]
+    out = mat_colour.mat_coloured(corr, jitter, jitter, *args)[0]
     assert (out[glared] == corr[glared]).all()
     corr[glared, 7] = 0.5  # under the stop: lifted, whichever card it is
-    assert shoal.mat_coloured(corr, jitter, jitter, *args)[0][glared].min() == 0.6
+    assert mat_colour.mat_coloured(corr, jitter, jitter, *args)[0][glared].min() == 0.6
 
 
 def test_off_glare_measures_colour_unlike_the_mat_mixed_with_the_light() -> None:
-    mat = shoal.chroma(np.array([MAT, (0.6, 0.8, 0.9)]))
-    light = shoal.chroma(np.array([(0.8, 0.9, 1.0)]))[0]
-    veiled = shoal.chroma(np.array([0.4 * np.array((0.6, 0.8, 0.9)) + 0.6 * np.array(
+    mat = mat_colour.chroma(np.array([MAT, (0.6, 0.8, 0.9)]))
+    light = mat_colour.chroma(np.array([(0.8, 0.9, 1.0)]))[0]
+    veiled = mat_colour.chroma(np.array([0.4 * np.array((0.6, 0.8, 0.9)) + 0.6 * np.array(
         (0.8, 0.9, 1.0))]))
-    card = shoal.chroma(np.array([CARD]))
-    assert shoal.off_glare(veiled, mat[1:], light)[0] < 0.01
-    assert shoal.off_glare(card, mat[1:], light)[0] > 0.1
-    assert shoal.off_glare(mat[:1], mat[:1], light)[0] == 0.0
+    card = mat_colour.chroma(np.array([CARD]))
+    assert mat_colour.off_glare(veiled, mat[1:], light)[0] < 0.01
+    assert mat_colour.off_glare(card, mat[1:], light)[0] > 0.1
+    assert mat_colour.off_glare(mat[:1], mat[:1], light)[0] == 0.0
 
 
 @pytest.fixture(scope="module")
