@@ -66,12 +66,17 @@ BLENDER_SEED4 = Path(__file__).resolve().parent / "blender-seed4"
 """A fourth (``render_blender.py --seed 4``), rendered at the start of 4 December and read
 by no change of that day until its end: held out."""
 BLENDER_SEED5 = Path(__file__).resolve().parent / "blender-seed5"
-BLENDER_SEED6 = Path(__file__).resolve().parent / "blender-seed6"
 """A fifth (``render_blender.py --seed 5``), rendered at the start of 5 December and read
 by no change of that day until its end: held out."""
+BLENDER_SEED6 = Path(__file__).resolve().parent / "blender-seed6"
+"""A sixth (``--seed 6``), held out through 5 December's afternoon."""
+BLENDER_SEED7 = Path(__file__).resolve().parent / "blender-seed7"
+"""A seventh (``--seed 7``), rendered at the start of 5 December's evening and read by
+no change of that evening until its end: held out."""
 BLENDER_SETS = {"blender": BLENDER, "blender_seed2": BLENDER_SEED2,
                 "blender_seed3": BLENDER_SEED3, "blender_seed4": BLENDER_SEED4,
-                "blender_seed5": BLENDER_SEED5, "blender_seed6": BLENDER_SEED6}
+                "blender_seed5": BLENDER_SEED5, "blender_seed6": BLENDER_SEED6,
+                "blender_seed7": BLENDER_SEED7}
 """The committed physically based sets by the key the benchmark's JSON gives each."""
 LAYOUTS = sorted(named())
 GAMES = ("shoal", "poodivers")
