@@ -7,8 +7,9 @@ the top down, by card, not by pixel colour:
 1. Find the mat (:mod:`vision.mat`) and, in it, the card that matches one of the deck's
    card images best as a whole (mean-removed normalised correlation of the whole card,
    ``cv2.matchTemplate`` over the mat in grey, every card at 4 mm a pixel and the best
-   few again at 2 mm): the top card. It fixes the section lattice, since every card lies
-   a whole number of sections from it.
+   few again at 2 mm), of those within a few millimetres of the lattice that every
+   card's straight edges agree on (:mod:`vision.lattice`): the top card. It fixes the
+   section lattice, since every card lies a whole number of sections from it.
 2. Correlate every lattice cell with every section of every card image (one matrix
    product, :func:`vision.correlation.correlations`: gain, offset and tilt of the light
    removed per channel, clipped pixels left out, a few millimetres of slack, and two
@@ -127,7 +128,9 @@ class ShoalReader:
         image; in grey: only its place is wanted, and one channel is a third of the work).
 
         Every card is searched at :data:`COARSE_PX_PER_MM`, and the :data:`FEW` that
-        correlate best there again at :data:`SEARCH_PX_PER_MM`."""
+        correlate best there again at :data:`SEARCH_PX_PER_MM`; only places within
+        :data:`vision.lattice.PLACED_MM` of the lattice every card's edges fit count
+        (under glare the best match can lie half a section off every card)."""
         grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
         coarse = self._search(grey, COARSE_PX_PER_MM, self.coarse)
         few = np.argsort(-coarse.reshape(len(coarse), -1).max(1))[:FEW]
