@@ -121,7 +121,8 @@ def hidden(cells: list[Cell], seen: np.ndarray, shoal: set[Cell]) -> list[Cell]:
 
 def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,
          plain: np.ndarray | None = None, carded: np.ndarray | None = None,
-         given: dict[Cell, int] | None = None) -> dict[Cell, int]:
+         given: dict[Cell, int] | None = None, values: np.ndarray | None = None
+         ) -> dict[Cell, int]:
     """The visible section template of each covered cell, peeling cards top-down.
 
     ``sections`` (cells x 4N) correlates each cell with section q of card n at column
@@ -130,7 +131,12 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,
     card above hides); a section that is not one of ``cells`` (off the mat, in its edge
     band, on a marker, or too far from the shoal to be matched) is not seen and scores
     ``bare``, so the edge of a card beside the mat's edge is no card. The best at or
-    below ``stop`` ends the peeling (cells that count for no card score ``stop``).
+    below ``stop`` ends the peeling (cells that count for no card score ``stop``). Of
+    two cards that overlap, the one sure where the other's section of another value is
+    not lies above and is peeled first, even if it scores less (:func:`on_top`;
+    ``values``, 4N: each section's value, every section its own when ``None``): the
+    stop lies halfway from the bare mat's score to the top card's, and a sure match
+    halfway from the stop to the top card's.
 
     A plain section (``plain``, 4N: no fish, so it correlates by its edges and frame
     only) at a cell that some section with fish matches better, and above ``stop``, is
@@ -154,9 +160,11 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,
     where = np.array([[index.get((a + dx, b + dy), -1) for dx, dy in QUADRANTS]
                       for a, b in places])  # places x 4
     on_mat = where >= 0
+    place_of = {p: n for n, p in enumerate(places)}
     at = np.maximum(where, 0)
     columns = np.arange(n_cards)[None, None, :] * 4 + np.arange(4)[None, :, None]
     gathered = sections[at[:, :, None], columns]  # places x 4 x cards
+    value_at = (values if values is not None else np.arange(4 * n_cards))[columns[0]]  # 4 x cards
     plain_at = (plain[columns] if plain is not None
                 else np.zeros(gathered.shape, bool))  # places x 4 x cards
     under = np.zeros(gathered.shape, bool)  # plain sections with fish of a card above
@@ -177,17 +185,58 @@ def peel(cells: list[Cell], sections: np.ndarray, stop: float, bare: float,
         else:  # then: cards with only plain sections on cards' colour left to explain
             lone = ~(visible[:, :, None] & (~card_at[:, :, None] | ~plain_at)).any(1)
             score = np.where((count > 0) & lone & ~spent, mean, -np.inf)
-        place, card = np.unravel_index(int(score.argmax()), score.shape)
+        place, card = (int(n) for n in np.unravel_index(int(score.argmax()), score.shape))
         if score[place, card] <= (stop if card_at is None else (stop + bare) / 2):
             if carded is None or card_at is not None:
                 return lone_sections(cells, sections, stop, plain, carded, found)
             card_at = carded[at] & on_mat
             continue
+        if card_at is None:
+            top = 2 * stop - bare  # what the top card scores: the stop lies halfway
+            place, card = on_top(place, card, (stop + top) / 2, score, visible,
+                                 where, gathered, value_at, places, place_of)
         spent[place, card] = True
         for q in np.flatnonzero(visible[place] & ~under[place, :, card]):
             k = int(where[place, q])
             explained[k] = True
             found[cells[k]] = int(card) * 4 + int(q)
+
+
+def on_top(place: int, card: int, sure: float, score: np.ndarray, visible: np.ndarray,
+           where: np.ndarray, gathered: np.ndarray, value_at: np.ndarray, places: list[Cell],
+           place_of: dict[Cell, int]) -> tuple[int, int]:
+    """The card to peel instead of ``card`` at ``place`` (indices into ``places`` and the
+    deck), the best scoring: where two cards overlap, the cell shows the upper one's
+    section. So a card that scores ``sure`` or more (``score``, places x cards) and
+    matches surely a cell not yet explained that ``card`` shares with it, where
+    ``card``'s section of another value does not, lies above and is peeled first,
+    whatever the rest of each scores (of two such, the one that gains most over those
+    cells; ``value_at``, 4 x cards: each section's value)."""
+    tried = {(place, card)}
+    while True:
+        mine = {int(where[place, q]): (float(gathered[place, q, card]), value_at[q, card])
+                for q in np.flatnonzero(visible[place])}
+        a, b = places[place]
+        rivals = {place_of[(a + dx - ex, b + dy - ey)] for dx, dy in QUADRANTS
+                  for ex, ey in QUADRANTS if (a + dx - ex, b + dy - ey) in place_of} - {place}
+        best, pick = 0.0, (place, card)
+        for p2 in sorted(rivals):
+            qs = np.flatnonzero(visible[p2] & np.isin(where[p2], list(mine)))
+            if not len(qs):
+                continue
+            ours = np.array([mine[int(where[p2, q])] for q in qs])  # score, value
+            theirs = gathered[p2, qs, :]  # shared x cards
+            contest = ((value_at[qs] != ours[:, 1:2]) & (ours[:, :1] < sure)
+                       & (theirs >= sure))
+            gain = np.where(contest, theirs - ours[:, :1], 0.0).sum(0)
+            gain = np.where((score[p2] >= sure) & contest.any(0), gain, -np.inf)
+            c2 = int(gain.argmax())
+            if gain[c2] > best and (p2, c2) not in tried:
+                best, pick = float(gain[c2]), (p2, c2)
+        if pick == (place, card):
+            return place, card
+        place, card = pick
+        tried.add(pick)
 
 
 def lone_sections(cells: list[Cell], sections: np.ndarray, stop: float,

@@ -212,7 +212,8 @@ class ShoalReader:
         sections = outshone(sections, (split + top_score) / 2,
                             np.array(self.templates.labels[1:]), plain)
         stop = (bare + top_score) / 2
-        found = peel(cells, sections, stop, bare, plain, carded)
+        values = np.unique(self.templates.labels[1:], return_inverse=True)[1]
+        found = peel(cells, sections, stop, bare, plain, carded, values=values)
         outline = edges.Outline(found, cells, corners + shift, (sw, sh), rectified, plain)
         found = outline.outlined()
         # a cell its print leaves to its card (under the split: a lamp's veil) may show
@@ -233,7 +234,7 @@ class ShoalReader:
                                          if asked else (None, 0.0, 0.0))
         given = found
         if faint is not None:
-            more = peel(cells, faint, faint_stop, faint_bare, plain, given=found)
+            more = peel(cells, faint, faint_stop, faint_bare, plain, given=found, values=values)
             if len(more) > len(found):
                 pattern = pattern.copy()
                 for c in more.keys() - found.keys():  # read by that pattern: its confidence
@@ -309,9 +310,11 @@ class ShoalReader:
                     origin: tuple[float, float], top: Cell
                     ) -> tuple[list[Cell], np.ndarray, np.ndarray]:
         """The cells within :data:`REACH` of the top card or of a cell that matches a
-        section (above the two groups' split of the cells seen so far), with their
-        correlations and shifts: the shoal is connected (every card covers one of its
-        sections), so the rest of the mat is bare and need not be matched."""
+        section (above halfway from the bare mat's median to the two groups' split, of
+        the cells seen so far: a card under the lamp's reflection matches below the
+        split), with their correlations and shifts: the shoal is connected (every card
+        covers one of its sections), so the rest of the mat is bare and need not be
+        matched."""
         sw, sh = self.deck.section_mm
         on_mat = set(cells)
         seen: dict[Cell, int] = {}
@@ -331,8 +334,8 @@ class ShoalReader:
             rows.append(ncc)
             shifts.append(shift)
             best = np.concatenate(rows)[:, 1:].max(1)
-            split, _ = two_groups(best)
-            grow = {c for c in new if best[seen[c]] > split}
+            split, bare = two_groups(best)
+            grow = {c for c in new if best[seen[c]] > (split + bare) / 2}
         if not seen:  # the best card lies in the mat's edge band, clear of every cell
             raise VisionError("no cards found on the mat, clear of its edges: are the "
                               "cards on the mat, face up, and is this the right deck?")

@@ -47,11 +47,32 @@ def test_a_section_outshone_at_its_cell_puts_the_card_on_top_first() -> None:
     corr[CELLS.index((1, 1)), 5] = 0.6
     plain = np.zeros(corr.shape[1], bool)
     values = np.array([f"v{j}" for j in range(corr.shape[1])])
-    assert peel.peel(CELLS, corr, stop=0.6, bare=0.3)[(1, 1)] == 5  # alone: card 1 first
+    same = np.zeros(corr.shape[1], int)  # sections all alike: no card is sure above another
+    assert peel.peel(CELLS, corr, stop=0.6, bare=0.3, values=same)[(1, 1)] == 5  # card 1 first
     found = peel.peel(CELLS, peel.outshone(corr, 0.6, values, plain), stop=0.6, bare=0.3)
     assert found[(1, 1)] == 2
     assert found == {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3, (0, 1): 4, (0, 2): 6,
                      (1, 2): 7}
+
+
+def test_a_card_sure_where_the_better_scoring_card_is_not_lies_above_it() -> None:
+    # card 2 at (2, 0) on top of card 0 at (1, 0), which shows only (1, 0) and (1, 1);
+    # card 1 at (0, 1) shows three sections well, but at (1, 1) the photo shows card 0's
+    # section, which card 1's there resembles only a little (0.7: top card 0.9, sure
+    # 0.75). Card 1 scores more (its four sections' mean against card 0's two, less
+    # FEWER for each hidden), yet card 0 is sure where it overlaps card 1: card 0 is above
+    shows = {(2, 0): 8, (3, 0): 9, (2, 1): 10, (3, 1): 11, (1, 0): 0, (1, 1): 2,
+             (0, 1): 4, (0, 2): 6, (1, 2): 7}
+    corr = table({c: k for c, k in shows.items() if k >= 4}, true=0.99)
+    corr[CELLS.index((1, 0)), 0] = corr[CELLS.index((1, 1)), 2] = 0.95
+    corr[CELLS.index((1, 1)), 5] = 0.7
+    values = np.arange(corr.shape[1])
+    assert peel.peel(CELLS, corr, stop=0.6, bare=0.3, values=values) == shows
+    # the same sections of one value at the shared cell: which card is above does not
+    # show there, and the better scoring card is peeled first
+    same = values.copy()
+    same[5] = same[2]
+    assert peel.peel(CELLS, corr, stop=0.6, bare=0.3, values=same)[(1, 1)] == 5
 
 
 def test_a_plain_section_that_fish_match_better_is_left_to_the_card_showing_them() -> None:
