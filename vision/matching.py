@@ -80,25 +80,32 @@ def deplane_weighted(samples: np.ndarray, weight: np.ndarray, q: np.ndarray) -> 
     whole = np.asarray(weight, bool).all(1)
     if whole.all():
         return deplane(samples, q)
-    out = np.empty(flat.shape, np.result_type(flat, qc))
-    if whole.any():  # the boxes seen whole: their plane over every sample
-        seen = flat[whole]
-        fit = product(product(seen, qc, False), qc.T, False)
-        out[whole] = np.subtract(seen, fit, out=fit)
-    # the others, per box: the 3 x 3 normal equations over its known samples (the
-    # arithmetic in place: these are most of a photo's boxes under a lamp's reflection)
-    some = np.flatnonzero(~whole)
-    known = weight[some]
-    w = known.astype(np.float32)
-    wc = np.repeat(known, c, axis=1).astype(np.float32)
-    part = flat[some]
+    # every box in one pass, no rows gathered and scattered back (most of a photo's
+    # boxes are partly clipped under a lamp's reflection): a box seen whole weighs every
+    # sample 1 and keeps its plain plane's coefficients, a partly clipped one has them
+    # solved from the 3 x 3 normal equations over its known samples
+    wc = _over_channels(weight, c)
+    coef = product(flat * wc, qc, False)
+    some = np.flatnonzero(~whole) if whole.any() else slice(None)  # no copies when none is
+    part = weight[some]
     pairs = (q[:, :, None] * q[:, None, :]).reshape(n, 9)
-    a = product(w, pairs, False).reshape(len(some), 3, 3) + 1e-6 * np.eye(3, dtype=np.float32)
-    coef = np.linalg.solve(a, product(part * wc, qc, False).reshape(len(some), 3, c))
-    fit = product(coef.reshape(len(some), 3 * c), qc.T, False)
-    out[some] = np.multiply(np.subtract(part, fit, out=fit), wc, out=fit)
+    a = (product(part.astype(np.float32), pairs, False).reshape(len(part), 3, 3)
+         + 1e-6 * np.eye(3, dtype=np.float32))
+    coef[some] = np.linalg.solve(a, coef[some].reshape(len(part), 3, c)).reshape(len(part), -1)
+    fit = product(coef, qc.T, False)
+    out = np.multiply(np.subtract(flat, fit, out=fit), wc, out=fit)
     result: np.ndarray = out.reshape(m, n, c)
     return result
+
+
+def _over_channels(weight: np.ndarray, c: int) -> np.ndarray:
+    """``weight`` (M x n, bool) as 0 or 1 for samples flattened with their ``c`` channels
+    (M x n*c float32); for three, OpenCV's grey to colour (numpy's repeat is slower)."""
+    if c == 3:
+        colour = cv2.cvtColor(np.ascontiguousarray(weight).view(np.uint8), cv2.COLOR_GRAY2BGR)
+        out: np.ndarray = colour.reshape(len(weight), -1).astype(np.float32)
+        return out
+    return np.repeat(weight, c, axis=1).astype(np.float32) if c > 1 else weight.astype(np.float32)
 
 
 _PER_CHANNEL: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
