@@ -159,3 +159,35 @@ def test_the_per_channel_basis_is_made_once() -> None:
     assert matching._per_channel(q, 3) is first
     assert np.array_equal(first, np.kron(q, np.eye(3, dtype=q.dtype)))
     assert matching._per_channel(q.copy(), 3) is not first
+
+
+def test_distances_and_means_of_a_batch_are_each_box_compared_alone() -> None:
+    """Boxes seen whole, partly clipped and mostly clipped in one batch (one weight for
+    all channels, and each channel's own): each box's distances and window means are
+    what comparing it alone gives, so the partly clipped boxes' rows are compared only
+    as such and the others' only whole."""
+    rng = np.random.default_rng(12)
+    t = _templates(rng)
+    q = matching.plane_basis(*matching.window(BOX_MM, INSET_MM))
+    samples = (0.5 + rng.random((6, len(q), 3))).astype(np.float32)
+    for weight in (np.ones((6, len(q)), bool), np.ones((6, len(q), 3), bool)):
+        weight[[1, 4], 5:40] = False  # partly clipped
+        weight[3, 10:] = False  # mostly clipped: compared over all of it
+        both = matching.distances(samples, t, 0.01, weight)
+        means = matching.window_means(samples, weight, 6)
+        for k in range(6):
+            alone = matching.distances(samples[k:k + 1], t, 0.01, weight[k:k + 1])
+            assert np.allclose(both[k], alone[0], atol=1e-6)
+            assert np.allclose(means[k], matching.window_means(samples[k:k + 1],
+                                                               weight[k:k + 1], 1)[0])
+        whole = matching.distances(samples, t, 0.01)
+        assert np.allclose(both[[0, 2, 3, 5]], whole[[0, 2, 3, 5]], atol=1e-6)
+        assert not np.allclose(both[[1, 4]], whole[[1, 4]], atol=1e-3)
+        assert not np.allclose(means[1], samples[1].mean(0), atol=1e-4)
+    weight = np.ones((6, len(q), 3), bool)
+    weight[2, 50:60, 1] = False  # all partly clipped but one: the rows stay apart
+    weight[[0, 1, 3, 4, 5], 0] = False
+    both = matching.distances(samples, t, 0.01, weight)
+    for k in range(6):
+        assert np.allclose(both[k], matching.distances(samples[k:k + 1], t, 0.01,
+                                                       weight[k:k + 1])[0], atol=1e-6)
