@@ -435,15 +435,12 @@ def known_samples(known: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float
     own), as ``sample(known, ...) > 0.5`` says; ``None`` when
     nothing is clipped (with ``whole``, also when no box has a clipped pixel in reach).
     Only the boxes with a clipped pixel in reach are cut out window by window."""
-    if known.min() > 0.5:
+    table = _clipped_table(known)
+    if table is None:
         return None
     ww, wh = window(box_mm, inset_mm)
     tl, span, _ = _reach(corners_mm, inset_mm, shifts)
     h, w = known.shape[:2]
-    # clipped pixels, summed (in any channel)
-    every = (np.minimum(np.minimum(known[:, :, 0], known[:, :, 1]), known[:, :, 2])
-             if known.ndim == 3 else known)  # known in every channel
-    table = cv2.integral((every <= 0.5).astype(np.uint8))
     x0, y0 = np.clip(tl[:, 0], 0, w), np.clip(tl[:, 1], 0, h)
     x1, y1 = np.clip(tl[:, 0] + ww + span, 0, w), np.clip(tl[:, 1] + wh + span, 0, h)
     hit = np.flatnonzero(table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0] > 0)
@@ -458,6 +455,27 @@ def known_samples(known: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float
         windows = _windows(regions > 0.5, spacing, stride, len(shifts), size)
         out[hit] = windows.reshape(len(hit), count, *out.shape[2:])
     return out.reshape(len(tl) * count, *out.shape[2:])
+
+
+_LAST_TABLE: tuple[np.ndarray, np.ndarray | None] | None = None
+
+
+def _clipped_table(known: np.ndarray) -> np.ndarray | None:
+    """The summed table of ``known``'s clipped pixels (in any channel), ``None`` when none
+    is. The last read-only image's is kept (nothing changes it): a Shoal read asks for
+    it some twenty times, of one image made read-only once per photo."""
+    global _LAST_TABLE
+    last = _LAST_TABLE
+    if last is not None and last[0] is known:
+        return last[1]
+    table = None
+    if known.min() <= 0.5:
+        every = (np.minimum(np.minimum(known[:, :, 0], known[:, :, 1]), known[:, :, 2])
+                 if known.ndim == 3 else known)  # known in every channel
+        table = cv2.integral((every <= 0.5).astype(np.uint8))
+    if not known.flags.writeable:
+        _LAST_TABLE = (known, table)
+    return table
 
 
 def veil(small: np.ndarray, corners_mm: np.ndarray, templates: Templates,

@@ -183,6 +183,7 @@ class ShoalReader:
         small = matching.prepare(rectified, PX_PER_MM)
         top_channels = lighting.at_top(lighting.channels_at_top(view.rectified))
         known = matching.prepare((top_channels == 0).astype(np.float32), PX_PER_MM)
+        known.flags.writeable = False  # its summed clipped pixels are kept while it is used
         i0, j0 = round((x_top - origin[0]) / sw), round((y_top - origin[1]) / sh)
         cells, ncc, shift = self._near_shoal(cells, small, known, origin, (i0, j0))
         corners = np.array([(origin[0] + i * sw, origin[1] + j * sh) for i, j in cells])

@@ -191,3 +191,20 @@ def test_distances_and_means_of_a_batch_are_each_box_compared_alone() -> None:
     for k in range(6):
         assert np.allclose(both[k], matching.distances(samples[k:k + 1], t, 0.01,
                                                        weight[k:k + 1])[0], atol=1e-6)
+
+
+def test_the_clipped_pixels_of_a_read_only_image_are_summed_once() -> None:
+    """known_samples keeps the summed clipped pixels of the last read-only ``known`` (a
+    read asks for them many times), never of one that may still change: changed between
+    two calls, it is read anew."""
+    known = np.ones((120, 160), np.float32)
+    corners = np.array([(38.0, 32.0), (80.0, 60.0)])
+    assert matching.known_samples(known, corners, BOX_MM, INSET_MM, matching.SHIFTS_MM) is None
+    known[40:44, 45:49] = 0.0  # clipped, in reach of the first box
+    weight = matching.known_samples(known, corners, BOX_MM, INSET_MM, matching.SHIFTS_MM)
+    assert weight is not None and not weight.all() and weight[25:].all()
+    frozen = known.copy()
+    frozen.flags.writeable = False
+    again = matching.known_samples(frozen, corners, BOX_MM, INSET_MM, matching.SHIFTS_MM)
+    assert again is not None and np.array_equal(again, weight)
+    assert matching._clipped_table(frozen) is matching._clipped_table(frozen)
