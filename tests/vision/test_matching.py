@@ -208,3 +208,27 @@ def test_the_clipped_pixels_of_a_read_only_image_are_summed_once() -> None:
     again = matching.known_samples(frozen, corners, BOX_MM, INSET_MM, matching.SHIFTS_MM)
     assert again is not None and np.array_equal(again, weight)
     assert matching._clipped_table(frozen) is matching._clipped_table(frozen)
+
+
+def test_a_second_window_is_searched_where_the_first_found_each_box_and_about_it() -> None:
+    """Given ``around``, each template's correlation is its best over the window there and
+    the fine shifts about it (each window compared alone, clipped pixels left out), and
+    the shift is where the best template there moved to."""
+    rng = np.random.default_rng(8)
+    img = cv2.GaussianBlur(rng.random((120, 160, 3)).astype(np.float32), (0, 0), 2.0)
+    t = _templates(rng)  # fewer than FINE_FEW: every template is sought at the fine shifts
+    known = np.ones(img.shape[:2], np.float32)
+    known[40:46, 50:58] = 0.0  # clipped, in reach of the second box
+    corners = np.array([(20.0, 20.0), (44.0, 30.0)])
+    around = np.array([(2.0, -2.0), (-1.0, 1.0)])
+    ncc, shift = correlation.correlations(img, known, corners, t, around)
+    fine = np.array([(dx, dy) for dy in matching.FINE_MM for dx in matching.FINE_MM], float)
+    each = np.stack([correlation._correlate(img, known, corners + around + d, t, (0,))
+                     for d in fine], 1)  # boxes x shifts x templates
+    assert np.allclose(ncc, each.max(1), atol=1e-6)
+    for k in range(2):
+        top = each[k, len(fine) // 2].argmax()  # the best template where the first window was
+        moved = each[k, :, top].max() > each[k, len(fine) // 2, top] + 1e-6
+        want = around[k] + (fine[each[k, :, top].argmax()] if moved else 0.0)
+        assert tuple(shift[k]) == tuple(want)
+    assert (shift != around).any()
