@@ -359,20 +359,31 @@ def best_shift(d: np.ndarray, shifts: int) -> tuple[np.ndarray, np.ndarray]:
 def window_means(samples: np.ndarray, weight: np.ndarray | None, k: int) -> np.ndarray:
     """Mean colour (K x S x 3) of each box's window at each of S shifts (``samples`` K*S x
     n x 3, as :func:`sample`), over its known samples (``weight``; all of them when fewer
-    than a quarter are known), as :func:`box_means`."""
-    n = samples.shape[1]
-    out: np.ndarray = np.einsum("mnc->mc", samples) / n  # numpy's mean over n is slower
-    if weight is not None:
-        part = np.flatnonzero(~weight.reshape(len(weight), -1).all(1))
+    than a quarter are known), as :func:`box_means`. The sums are products with a
+    channel-summing matrix (numpy's sums over the middle axis are slower)."""
+    m, n, c = samples.shape
+    total = _channel_sums(n, c)
+    flat = samples.reshape(m, n * c)
+    out: np.ndarray = product(flat, total, False) / n
+    part = (np.zeros(0, np.intp) if weight is None
+            else np.flatnonzero(~weight.reshape(len(weight), -1).all(1)))
+    if part.size:
+        assert weight is not None
         rows = part if len(part) < len(weight) else slice(None)  # no copies when all are
-        seen = weight[rows].astype(np.float32)
-        if seen.ndim == 2:
-            seen = seen[:, :, None]
-        seen = np.broadcast_to(seen, (len(part), *samples.shape[1:]))
-        count = np.einsum("mnc->mc", seen)
-        means = np.einsum("mnc,mnc->mc", samples[rows], seen) / np.maximum(count, 1.0)
+        seen = (_over_channels(weight[rows], c) if weight.ndim == 2
+                else weight[rows].reshape(len(part), n * c).astype(np.float32))
+        count = product(seen, total, False)
+        means = product(flat[rows] * seen, total, False) / np.maximum(count, 1.0)
         out[rows] = np.where(count >= 0.25 * n, means, out[rows])
-    return out.reshape(k, -1, out.shape[-1])
+    return out.reshape(k, -1, c)
+
+
+@cache
+def _channel_sums(n: int, c: int) -> np.ndarray:
+    """n*c x c: the product of samples flattened with their ``c`` channels with it sums
+    each channel over the ``n`` samples."""
+    out: np.ndarray = np.kron(np.ones((n, 1), np.float32), np.eye(c, dtype=np.float32))
+    return out
 
 
 def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,

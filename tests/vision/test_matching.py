@@ -184,6 +184,10 @@ def test_distances_and_means_of_a_batch_are_each_box_compared_alone() -> None:
         assert np.allclose(both[[0, 2, 3, 5]], whole[[0, 2, 3, 5]], atol=1e-6)
         assert not np.allclose(both[[1, 4]], whole[[1, 4]], atol=1e-3)
         assert not np.allclose(means[1], samples[1].mean(0), atol=1e-4)
+        shows = np.broadcast_to(weight[1] if weight.ndim == 3 else weight[1][:, None],
+                                samples[1].shape)
+        assert np.allclose(means[1], (samples[1] * shows).sum(0) / shows.sum(0), atol=1e-6)
+        assert np.allclose(means[[0, 3]], samples[[0, 3]].mean(1)[:, None], atol=1e-6)
     weight = np.ones((6, len(q), 3), bool)
     weight[2, 50:60, 1] = False  # all partly clipped but one: the rows stay apart
     weight[[0, 1, 3, 4, 5], 0] = False
