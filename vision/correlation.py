@@ -77,16 +77,22 @@ def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     box), there and then :data:`FINE_MM` around it."""
     k = len(corners_mm)
     corners = np.asarray(corners_mm, float)
-    if around is not None:
-        shifts, corners = (0,), corners + around
-    coarse = np.array([(dx, dy) for dy in shifts for dx in shifts], float)
-    cube = _correlate(small, known, corners, templates, shifts).reshape(k, len(coarse), -1)
-    best = cube.argmax(1)
-    ncc = np.take_along_axis(cube, best[:, None, :], 1)[:, 0, :]
-    few = np.argsort(-ncc, 1)[:, :FINE_FEW]  # the best first
-    first = coarse[best[np.arange(k), few[:, 0]]]
     fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM], float)
-    near_rows = _unit(small, known, corners + first, templates, FINE_MM).reshape(k, len(fine), -1)
+    if around is not None:  # there, the middle of the fine shifts: each window sampled once
+        corners = corners + around
+        near_rows = _unit(small, known, corners, templates, FINE_MM).reshape(k, len(fine), -1)
+        ncc = product(near_rows[:, len(fine) // 2], templates.unit.T)
+        few = np.argsort(-ncc, 1)[:, :FINE_FEW]  # the best first
+        first = np.zeros((k, 2))
+    else:
+        coarse = np.array([(dx, dy) for dy in shifts for dx in shifts], float)
+        cube = _correlate(small, known, corners, templates, shifts).reshape(k, len(coarse), -1)
+        best = cube.argmax(1)
+        ncc = np.take_along_axis(cube, best[:, None, :], 1)[:, 0, :]
+        few = np.argsort(-ncc, 1)[:, :FINE_FEW]
+        first = coarse[best[np.arange(k), few[:, 0]]]
+        near_rows = _unit(small, known, corners + first, templates, FINE_MM
+                          ).reshape(k, len(fine), -1)
     picked = templates.unit[few]  # K x FINE_FEW x D
     near_cube = product(near_rows, picked.transpose(0, 2, 1))  # K x fine x FINE_FEW
     near = near_cube.max(1)

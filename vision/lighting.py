@@ -235,10 +235,24 @@ def _light(small: np.ndarray, known: np.ndarray, markers: np.ndarray
     return light, keep, surface
 
 
+def channels_at_top(rectified: np.ndarray) -> np.ndarray:
+    """Each channel of ``rectified`` (uint8) at the sensor's top (:data:`CLIP`): 255, else 0."""
+    out: np.ndarray = cv2.threshold(rectified, CLIP - 1, 255, cv2.THRESH_BINARY)[1]
+    return out
+
+
+def at_top(channels: np.ndarray) -> np.ndarray:
+    """How many of each pixel's channels are at the sensor's top, as OpenCV's grey of
+    :func:`channels_at_top` (uint8): 0 where none is, 255 where all are (its weights sum
+    to one exactly), between otherwise. One pass where splitting the channels and
+    comparing them took four."""
+    out: np.ndarray = cv2.cvtColor(channels, cv2.COLOR_BGR2GRAY)
+    return out
+
+
 def clipped(rectified: np.ndarray) -> np.ndarray:
     """bool, the pixels at the sensor's top in any channel (:data:`CLIP`)."""
-    b, g, r = cv2.split(rectified)
-    out: np.ndarray = cv2.max(cv2.max(b, g), r) >= CLIP
+    out: np.ndarray = at_top(channels_at_top(rectified)) > 0
     return out
 
 

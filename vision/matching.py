@@ -80,25 +80,32 @@ def deplane_weighted(samples: np.ndarray, weight: np.ndarray, q: np.ndarray) -> 
     whole = np.asarray(weight, bool).all(1)
     if whole.all():
         return deplane(samples, q)
-    out = np.empty(flat.shape, np.result_type(flat, qc))
-    if whole.any():  # the boxes seen whole: their plane over every sample
-        seen = flat[whole]
-        fit = product(product(seen, qc, False), qc.T, False)
-        out[whole] = np.subtract(seen, fit, out=fit)
-    # the others, per box: the 3 x 3 normal equations over its known samples (the
-    # arithmetic in place: these are most of a photo's boxes under a lamp's reflection)
-    some = np.flatnonzero(~whole)
-    known = weight[some]
-    w = known.astype(np.float32)
-    wc = np.repeat(known, c, axis=1).astype(np.float32)
-    part = flat[some]
+    # every box in one pass, no rows gathered and scattered back (most of a photo's
+    # boxes are partly clipped under a lamp's reflection): a box seen whole weighs every
+    # sample 1 and keeps its plain plane's coefficients, a partly clipped one has them
+    # solved from the 3 x 3 normal equations over its known samples
+    wc = _over_channels(weight, c)
+    coef = product(flat * wc, qc, False)
+    some = np.flatnonzero(~whole) if whole.any() else slice(None)  # no copies when none is
+    part = weight[some]
     pairs = (q[:, :, None] * q[:, None, :]).reshape(n, 9)
-    a = product(w, pairs, False).reshape(len(some), 3, 3) + 1e-6 * np.eye(3, dtype=np.float32)
-    coef = np.linalg.solve(a, product(part * wc, qc, False).reshape(len(some), 3, c))
-    fit = product(coef.reshape(len(some), 3 * c), qc.T, False)
-    out[some] = np.multiply(np.subtract(part, fit, out=fit), wc, out=fit)
+    a = (product(part.astype(np.float32), pairs, False).reshape(len(part), 3, 3)
+         + 1e-6 * np.eye(3, dtype=np.float32))
+    coef[some] = np.linalg.solve(a, coef[some].reshape(len(part), 3, c)).reshape(len(part), -1)
+    fit = product(coef, qc.T, False)
+    out = np.multiply(np.subtract(flat, fit, out=fit), wc, out=fit)
     result: np.ndarray = out.reshape(m, n, c)
     return result
+
+
+def _over_channels(weight: np.ndarray, c: int) -> np.ndarray:
+    """``weight`` (M x n, bool) as 0 or 1 for samples flattened with their ``c`` channels
+    (M x n*c float32); for three, OpenCV's grey to colour (numpy's repeat is slower)."""
+    if c == 3:
+        colour = cv2.cvtColor(np.ascontiguousarray(weight).view(np.uint8), cv2.COLOR_GRAY2BGR)
+        out: np.ndarray = colour.reshape(len(weight), -1).astype(np.float32)
+        return out
+    return np.repeat(weight, c, axis=1).astype(np.float32) if c > 1 else weight.astype(np.float32)
 
 
 _PER_CHANNEL: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -244,7 +251,8 @@ def floors(flat_small: np.ndarray, bare: np.ndarray) -> tuple[float, float]:
     c = flat_small.shape[2] if flat_small.ndim == 3 else 1
     weight = bare.astype(np.float32)
     sigma = 4 * FEATURE_PX_PER_MM
-    lit = cv2.GaussianBlur(flat_small * (weight[:, :, None] if c > 1 else weight), (0, 0),
+    # the bare mat's pixels alone (OpenCV's masked copy: numpy's product over 3 is slower)
+    lit = cv2.GaussianBlur(cv2.copyTo(flat_small, bare.astype(np.uint8)), (0, 0),
                            sigma).reshape(-1, c)[where]
     wide = lit / cv2.GaussianBlur(weight, (0, 0), sigma).reshape(-1, 1)[where]
     hp = np.abs(flat_small.reshape(-1, c)[where] - wide)
@@ -291,16 +299,22 @@ def distances(samples: np.ndarray, templates: Templates, noise: float,
     t = templates.features
     eps2 = n * 3 * ((FLOOR * noise) ** 2 + templates.wear)
     tt = (t * t).sum(1)[None, :]
+    part = _partly(weight)
+    d = np.empty((m, len(t)))
     # the templates hold no plane, so a sample's plane adds nothing to its products with
     # them, and what removing it leaves of the sample's square is the square less the
-    # plane's part (Pythagoras): no sample seen whole need have its plane removed
-    flat = np.ascontiguousarray(samples, np.float32).reshape(m, -1)
-    pt = product(flat, t.T)
-    whole = flat.astype(np.float64)
-    coef = product(whole, _per_channel_f64(ww, wh, samples.shape[2]), False)
-    pp = np.maximum(np.einsum("md,md->m", whole, whole) - (coef * coef).sum(1), 0.0)
-    d = _unit_distance(pp[:, None], pt, tt, eps2)
-    part = _partly(weight)
+    # plane's part (Pythagoras): no sample seen whole need have its plane removed (the
+    # boxes partly clipped are compared below, and only below)
+    rest = np.ones(m, bool)
+    rest[part] = False
+    rows = np.flatnonzero(rest) if part.size else slice(None)
+    flat = np.ascontiguousarray(samples[rows], np.float32)
+    flat = flat.reshape(len(flat), samples[0].size)
+    if len(flat):
+        whole = flat.astype(np.float64)
+        coef = product(whole, _per_channel_f64(ww, wh, samples.shape[2]), False)
+        pp = np.maximum(np.einsum("md,md->m", whole, whole) - (coef * coef).sum(1), 0.0)
+        d[rows] = _unit_distance(pp[:, None], product(flat, t.T), tt, eps2)
     if part.size:  # partly clipped: the plane fitted to, and compared over, what shows
         assert weight is not None
         w = weight[part]
@@ -345,19 +359,31 @@ def best_shift(d: np.ndarray, shifts: int) -> tuple[np.ndarray, np.ndarray]:
 def window_means(samples: np.ndarray, weight: np.ndarray | None, k: int) -> np.ndarray:
     """Mean colour (K x S x 3) of each box's window at each of S shifts (``samples`` K*S x
     n x 3, as :func:`sample`), over its known samples (``weight``; all of them when fewer
-    than a quarter are known), as :func:`box_means`."""
-    n = samples.shape[1]
-    out: np.ndarray = np.einsum("mnc->mc", samples) / n  # numpy's mean over n is slower
-    if weight is not None:
-        part = np.flatnonzero(~weight.reshape(len(weight), -1).all(1))
-        seen = weight[part].astype(np.float32)
-        if seen.ndim == 2:
-            seen = seen[:, :, None]
-        seen = np.broadcast_to(seen, (len(part), *samples.shape[1:]))
-        count = np.einsum("mnc->mc", seen)
-        means = np.einsum("mnc,mnc->mc", samples[part], seen) / np.maximum(count, 1.0)
-        out[part] = np.where(count >= 0.25 * n, means, out[part])
-    return out.reshape(k, -1, out.shape[-1])
+    than a quarter are known), as :func:`box_means`. The sums are products with a
+    channel-summing matrix (numpy's sums over the middle axis are slower)."""
+    m, n, c = samples.shape
+    total = _channel_sums(n, c)
+    flat = samples.reshape(m, n * c)
+    out: np.ndarray = product(flat, total, False) / n
+    part = (np.zeros(0, np.intp) if weight is None
+            else np.flatnonzero(~weight.reshape(len(weight), -1).all(1)))
+    if part.size:
+        assert weight is not None
+        rows = part if len(part) < len(weight) else slice(None)  # no copies when all are
+        seen = (_over_channels(weight[rows], c) if weight.ndim == 2
+                else weight[rows].reshape(len(part), n * c).astype(np.float32))
+        count = product(seen, total, False)
+        means = product(flat[rows] * seen, total, False) / np.maximum(count, 1.0)
+        out[rows] = np.where(count >= 0.25 * n, means, out[rows])
+    return out.reshape(k, -1, c)
+
+
+@cache
+def _channel_sums(n: int, c: int) -> np.ndarray:
+    """n*c x c: the product of samples flattened with their ``c`` channels with it sums
+    each channel over the ``n`` samples."""
+    out: np.ndarray = np.kron(np.ones((n, 1), np.float32), np.eye(c, dtype=np.float32))
+    return out
 
 
 def match(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
@@ -420,15 +446,12 @@ def known_samples(known: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float
     own), as ``sample(known, ...) > 0.5`` says; ``None`` when
     nothing is clipped (with ``whole``, also when no box has a clipped pixel in reach).
     Only the boxes with a clipped pixel in reach are cut out window by window."""
-    if known.min() > 0.5:
+    table = _clipped_table(known)
+    if table is None:
         return None
     ww, wh = window(box_mm, inset_mm)
     tl, span, _ = _reach(corners_mm, inset_mm, shifts)
     h, w = known.shape[:2]
-    # clipped pixels, summed (in any channel)
-    every = (np.minimum(np.minimum(known[:, :, 0], known[:, :, 1]), known[:, :, 2])
-             if known.ndim == 3 else known)  # known in every channel
-    table = cv2.integral((every <= 0.5).astype(np.uint8))
     x0, y0 = np.clip(tl[:, 0], 0, w), np.clip(tl[:, 1], 0, h)
     x1, y1 = np.clip(tl[:, 0] + ww + span, 0, w), np.clip(tl[:, 1] + wh + span, 0, h)
     hit = np.flatnonzero(table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0] > 0)
@@ -443,6 +466,27 @@ def known_samples(known: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float
         windows = _windows(regions > 0.5, spacing, stride, len(shifts), size)
         out[hit] = windows.reshape(len(hit), count, *out.shape[2:])
     return out.reshape(len(tl) * count, *out.shape[2:])
+
+
+_LAST_TABLE: tuple[np.ndarray, np.ndarray | None] | None = None
+
+
+def _clipped_table(known: np.ndarray) -> np.ndarray | None:
+    """The summed table of ``known``'s clipped pixels (in any channel), ``None`` when none
+    is. The last read-only image's is kept (nothing changes it): a Shoal read asks for
+    it some twenty times, of one image made read-only once per photo."""
+    global _LAST_TABLE
+    last = _LAST_TABLE
+    if last is not None and last[0] is known:
+        return last[1]
+    table = None
+    if known.min() <= 0.5:
+        every = (np.minimum(np.minimum(known[:, :, 0], known[:, :, 1]), known[:, :, 2])
+                 if known.ndim == 3 else known)  # known in every channel
+        table = cv2.integral((every <= 0.5).astype(np.uint8))
+    if not known.flags.writeable:
+        _LAST_TABLE = (known, table)
+    return table
 
 
 def veil(small: np.ndarray, corners_mm: np.ndarray, templates: Templates,

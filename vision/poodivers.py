@@ -123,7 +123,10 @@ class PooDiversReader:
         scale = FEATURE_PX_PER_MM / PX_PER_MM
         low = cv2.resize(view.rectified, None, fx=scale, fy=scale,
                          interpolation=cv2.INTER_AREA)
-        rectified_clip = lighting.clipped(view.rectified)
+        # what each channel shows: a pixel clipped in one channel (a warm lamp clips red
+        # first) still shows the others; glare found by its soft edges shows none
+        channel_top = lighting.channels_at_top(view.rectified)
+        rectified_clip = lighting.at_top(channel_top) > 0
         clip = cv2.resize(rectified_clip.astype(np.float32),
                           low.shape[1::-1], interpolation=cv2.INTER_AREA)
         light = lighting.flatten(low, mat, FEATURE_PX_PER_MM, clip)
@@ -143,9 +146,6 @@ class PooDiversReader:
         free[:edge], free[-edge:], free[:, :edge], free[:, -edge:] = False, False, False, False
         grid = poo_grid.find_grid(small, faces.card_mm, rows, free)
         x0, y0, pitch_x, pitch_y = grid.x0, grid.y0, grid.px, grid.py
-        # what each channel shows: a pixel clipped in one channel (a warm lamp clips red
-        # first) still shows the others; glare found by its soft edges shows none
-        channel_top = cv2.threshold(view.rectified, lighting.CLIP - 1, 255, cv2.THRESH_BINARY)[1]
         channel_top = cv2.resize(channel_top, low.shape[1::-1], interpolation=cv2.INTER_AREA)
         each_shows = (channel_top < 128) & ~(light.unknown & (clip < 0.5))[:, :, None]
         known = matching.prepare(each_shows.astype(np.float32), FEATURE_PX_PER_MM)

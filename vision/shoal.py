@@ -181,8 +181,9 @@ class ShoalReader:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")
         small = matching.prepare(rectified, PX_PER_MM)
-        known = matching.prepare((~lighting.clipped(view.rectified)).astype(np.float32),
-                                 PX_PER_MM)
+        top_channels = lighting.at_top(lighting.channels_at_top(view.rectified))
+        known = matching.prepare((top_channels == 0).astype(np.float32), PX_PER_MM)
+        known.flags.writeable = False  # its summed clipped pixels are kept while it is used
         i0, j0 = round((x_top - origin[0]) / sw), round((y_top - origin[1]) / sh)
         cells, ncc, shift = self._near_shoal(cells, small, known, origin, (i0, j0))
         corners = np.array([(origin[0] + i * sw, origin[1] + j * sh) for i, j in cells])
@@ -284,10 +285,10 @@ class ShoalReader:
             reading.boxes_mm[name] = self._box(corners[k] + shift[k])
         # hidden only where the photo shows nothing: a pixel clipped in one channel (a
         # warm lamp on cream paper clips red over half a mat) still shows the others
-        dark = blind(view.rectified)
+        dark = top_channels == 255  # every channel at the sensor's top
         seen = np.ones(len(cells))
-        if cv2.countNonZero(dark):
-            shows = matching.prepare((dark == 0).astype(np.float32), PX_PER_MM)
+        if dark.any():
+            shows = matching.prepare((~dark).astype(np.float32), PX_PER_MM)
             seen = matching.sample(shows, corners + shift, self.templates.box_mm,
                                    self.templates.inset_mm, (0,), outside=1.0).mean(1)
         for c in hidden(cells, seen, set(found) | set(doubtful)):
@@ -368,15 +369,6 @@ class ShoalReader:
         sw, sh = self.deck.section_mm
         ox, oy = self.mat.origin_mm
         return float(corner[0] + ox), float(corner[1] + oy), sw, sh
-
-
-def blind(rectified: np.ndarray) -> np.ndarray:
-    """The pixels at the sensor's top in every channel (:data:`vision.lighting.CLIP`), 255
-    (uint8, else 0): they show nothing, where a pixel clipped in one or two channels
-    shows the others."""
-    top = (lighting.CLIP,) * 3
-    out: np.ndarray = cv2.inRange(rectified, top, (255, 255, 255))
-    return out
 
 
 def read(photo: np.ndarray, deck: Deck, mat: MatSpec) -> Reading:

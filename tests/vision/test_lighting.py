@@ -89,3 +89,19 @@ def test_median_where_is_numpys_median_of_the_kept_samples() -> None:
             assert np.array_equal(got[k], np.median(values[k][ok[k]], 0)), k
         else:
             assert np.isnan(got[k]).all()
+
+
+def test_clipped_and_every_channel_at_the_top_are_the_definitions() -> None:
+    """Every mix of channels at the sensor's top, and values just under it: ``at_top`` is 0
+    where no channel is at :data:`lighting.CLIP` or above, 255 only where all are, and
+    ``clipped`` is "any channel", as comparing each channel says."""
+    rng = np.random.default_rng(3)
+    photo = rng.integers(lighting.CLIP - 3, 256, (64, 80, 3)).astype(np.uint8)
+    for k, mix in enumerate(np.ndindex(2, 2, 2)):  # each channel under or at the top
+        photo[k, :8] = [lighting.CLIP - 1 + v for v in mix]
+    top = photo >= lighting.CLIP
+    counted = lighting.at_top(lighting.channels_at_top(photo))
+    assert np.array_equal(counted > 0, top.any(2))
+    assert np.array_equal(counted == 255, top.all(2))
+    assert np.array_equal(lighting.clipped(photo), top.any(2))
+    assert top.any(2).any() and not top.any(2).all() and top.all(2).any()

@@ -159,3 +159,80 @@ def test_the_per_channel_basis_is_made_once() -> None:
     assert matching._per_channel(q, 3) is first
     assert np.array_equal(first, np.kron(q, np.eye(3, dtype=q.dtype)))
     assert matching._per_channel(q.copy(), 3) is not first
+
+
+def test_distances_and_means_of_a_batch_are_each_box_compared_alone() -> None:
+    """Boxes seen whole, partly clipped and mostly clipped in one batch (one weight for
+    all channels, and each channel's own): each box's distances and window means are
+    what comparing it alone gives, so the partly clipped boxes' rows are compared only
+    as such and the others' only whole."""
+    rng = np.random.default_rng(12)
+    t = _templates(rng)
+    q = matching.plane_basis(*matching.window(BOX_MM, INSET_MM))
+    samples = (0.5 + rng.random((6, len(q), 3))).astype(np.float32)
+    for weight in (np.ones((6, len(q)), bool), np.ones((6, len(q), 3), bool)):
+        weight[[1, 4], 5:40] = False  # partly clipped
+        weight[3, 10:] = False  # mostly clipped: compared over all of it
+        both = matching.distances(samples, t, 0.01, weight)
+        means = matching.window_means(samples, weight, 6)
+        for k in range(6):
+            alone = matching.distances(samples[k:k + 1], t, 0.01, weight[k:k + 1])
+            assert np.allclose(both[k], alone[0], atol=1e-6)
+            assert np.allclose(means[k], matching.window_means(samples[k:k + 1],
+                                                               weight[k:k + 1], 1)[0])
+        whole = matching.distances(samples, t, 0.01)
+        assert np.allclose(both[[0, 2, 3, 5]], whole[[0, 2, 3, 5]], atol=1e-6)
+        assert not np.allclose(both[[1, 4]], whole[[1, 4]], atol=1e-3)
+        assert not np.allclose(means[1], samples[1].mean(0), atol=1e-4)
+        shows = np.broadcast_to(weight[1] if weight.ndim == 3 else weight[1][:, None],
+                                samples[1].shape)
+        assert np.allclose(means[1], (samples[1] * shows).sum(0) / shows.sum(0), atol=1e-6)
+        assert np.allclose(means[[0, 3]], samples[[0, 3]].mean(1)[:, None], atol=1e-6)
+    weight = np.ones((6, len(q), 3), bool)
+    weight[2, 50:60, 1] = False  # all partly clipped but one: the rows stay apart
+    weight[[0, 1, 3, 4, 5], 0] = False
+    both = matching.distances(samples, t, 0.01, weight)
+    for k in range(6):
+        assert np.allclose(both[k], matching.distances(samples[k:k + 1], t, 0.01,
+                                                       weight[k:k + 1])[0], atol=1e-6)
+
+
+def test_the_clipped_pixels_of_a_read_only_image_are_summed_once() -> None:
+    """known_samples keeps the summed clipped pixels of the last read-only ``known`` (a
+    read asks for them many times), never of one that may still change: changed between
+    two calls, it is read anew."""
+    known = np.ones((120, 160), np.float32)
+    corners = np.array([(38.0, 32.0), (80.0, 60.0)])
+    assert matching.known_samples(known, corners, BOX_MM, INSET_MM, matching.SHIFTS_MM) is None
+    known[40:44, 45:49] = 0.0  # clipped, in reach of the first box
+    weight = matching.known_samples(known, corners, BOX_MM, INSET_MM, matching.SHIFTS_MM)
+    assert weight is not None and not weight.all() and weight[25:].all()
+    frozen = known.copy()
+    frozen.flags.writeable = False
+    again = matching.known_samples(frozen, corners, BOX_MM, INSET_MM, matching.SHIFTS_MM)
+    assert again is not None and np.array_equal(again, weight)
+    assert matching._clipped_table(frozen) is matching._clipped_table(frozen)
+
+
+def test_a_second_window_is_searched_where_the_first_found_each_box_and_about_it() -> None:
+    """Given ``around``, each template's correlation is its best over the window there and
+    the fine shifts about it (each window compared alone, clipped pixels left out), and
+    the shift is where the best template there moved to."""
+    rng = np.random.default_rng(8)
+    img = cv2.GaussianBlur(rng.random((120, 160, 3)).astype(np.float32), (0, 0), 2.0)
+    t = _templates(rng)  # fewer than FINE_FEW: every template is sought at the fine shifts
+    known = np.ones(img.shape[:2], np.float32)
+    known[40:46, 50:58] = 0.0  # clipped, in reach of the second box
+    corners = np.array([(20.0, 20.0), (44.0, 30.0)])
+    around = np.array([(2.0, -2.0), (-1.0, 1.0)])
+    ncc, shift = correlation.correlations(img, known, corners, t, around)
+    fine = np.array([(dx, dy) for dy in matching.FINE_MM for dx in matching.FINE_MM], float)
+    each = np.stack([correlation._correlate(img, known, corners + around + d, t, (0,))
+                     for d in fine], 1)  # boxes x shifts x templates
+    assert np.allclose(ncc, each.max(1), atol=1e-6)
+    for k in range(2):
+        top = each[k, len(fine) // 2].argmax()  # the best template where the first window was
+        moved = each[k, :, top].max() > each[k, len(fine) // 2, top] + 1e-6
+        want = around[k] + (fine[each[k, :, top].argmax()] if moved else 0.0)
+        assert tuple(shift[k]) == tuple(want)
+    assert (shift != around).any()
