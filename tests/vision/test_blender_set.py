@@ -221,8 +221,9 @@ SHOAL_NOW = (0.031, 0.005, 0.005)
 """What the Shoal reader of 2026-12-06 does on the whole set read here (7 of 231 cells
 wrong, 3.0 %, each listed as unsure; 17 before washed-out cards were read at local
 contrast, 7 before a cell its print leaves to its card was read at local contrast, 6
-before every section was compared at the fine shifts: photo 08's cell 4,2), rounded up, with one cell's leeway for those neither listed as unsure nor
-named as hidden by glare: the bound it must not fall back from while :data:`BOUND` is not
+before every section was compared at the fine shifts: photo 08's cell 4,2), rounded
+up, with one cell's leeway for those neither listed as unsure nor named as hidden by
+glare: the bound it must not fall back from while :data:`BOUND` is not
 yet met."""
 
 
