@@ -29,11 +29,6 @@ from vision.matching import (
 if TYPE_CHECKING:
     from vision.templates import Templates
 
-FINE_FEW = 8
-"""Templates matched again at :data:`FINE_MM` in :func:`correlations`: those a cell
-correlates with best at :data:`SHIFTS_MM` (a cell is told apart from those only)."""
-
-
 def _unit(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
           templates: Templates, shifts: tuple[int, ...]) -> np.ndarray:
     """Each box (top-left ``corners_mm``, M x 2) at each shift (as :func:`sample`) as
@@ -72,34 +67,32 @@ def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     plain normalised correlation, with no damping, so a faint pattern counts as much as a
     strong one. A zero template (the bare mat's) correlates 0 with everything. Shifts:
     ``shifts`` (:data:`SHIFTS_MM`) first, then :data:`FINE_MM` around the best of those
-    for the :data:`FINE_FEW` templates that correlate best there (the others keep their
-    best of ``shifts``); or, given ``around`` (K x 2 mm, where another window found each
-    box), there and then :data:`FINE_MM` around it."""
-    k = len(corners_mm)
+    (the best template's); or, given ``around`` (K x 2 mm, where another window found
+    each box), :data:`FINE_MM` around it. Every template is compared at the fine shifts:
+    a deck holds many sections alike (two clownfish and two sardines drawn in the same
+    places), and one compared only at the coarse shifts would lose to lookalikes that
+    were compared at the fine ones, the card's own section among them."""
+    k, n = len(corners_mm), len(templates.unit)
+    rows = np.arange(k)
     corners = np.asarray(corners_mm, float)
     fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM], float)
-    if around is not None:  # there, the middle of the fine shifts: each window sampled once
-        corners = corners + around
-        near_rows = _unit(small, known, corners, templates, FINE_MM).reshape(k, len(fine), -1)
-        ncc = product(near_rows[:, len(fine) // 2], templates.unit.T)
-        few = np.argsort(-ncc, 1)[:, :FINE_FEW]  # the best first
-        first = np.zeros((k, 2))
-    else:
+    ncc = np.full((k, n), -np.inf, np.float32)
+    start = np.zeros((k, n, 2))  # where each template's best coarse shift lies
+    if around is None:
         coarse = np.array([(dx, dy) for dy in shifts for dx in shifts], float)
         cube = _correlate(small, known, corners, templates, shifts).reshape(k, len(coarse), -1)
         best = cube.argmax(1)
         ncc = np.take_along_axis(cube, best[:, None, :], 1)[:, 0, :]
-        few = np.argsort(-ncc, 1)[:, :FINE_FEW]
-        first = coarse[best[np.arange(k), few[:, 0]]]
-        near_rows = _unit(small, known, corners + first, templates, FINE_MM
-                          ).reshape(k, len(fine), -1)
-    picked = templates.unit[few]  # K x FINE_FEW x D
-    near_cube = product(near_rows, picked.transpose(0, 2, 1))  # K x fine x FINE_FEW
+        start = coarse[best]
+        corners = corners + start[rows, ncc.argmax(1)]
+    else:
+        corners = corners + around
+        start += around[:, None, :]
+    near_cube = product(_unit(small, known, corners, templates, FINE_MM),
+                        templates.unit.T).reshape(k, len(fine), n)
     near = near_cube.max(1)
-    moved_top = near[:, 0] > ncc[np.arange(k), few[:, 0]]
-    shift = first + np.where(moved_top[:, None], fine[near_cube[:, :, 0].argmax(1)], 0.0)
-    if around is not None:
-        shift = shift + around
-    out = ncc.copy()
-    np.put_along_axis(out, few, np.maximum(np.take_along_axis(ncc, few, 1), near), 1)
+    out: np.ndarray = np.maximum(ncc, near)
+    top = out.argmax(1)  # the best template's shift, where it correlated best
+    moved = corners - np.asarray(corners_mm, float) + fine[near_cube[rows, :, top].argmax(1)]
+    shift = np.where((near[rows, top] >= ncc[rows, top])[:, None], moved, start[rows, top])
     return out, shift

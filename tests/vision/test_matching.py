@@ -217,10 +217,10 @@ def test_the_clipped_pixels_of_a_read_only_image_are_summed_once() -> None:
 def test_a_second_window_is_searched_where_the_first_found_each_box_and_about_it() -> None:
     """Given ``around``, each template's correlation is its best over the window there and
     the fine shifts about it (each window compared alone, clipped pixels left out), and
-    the shift is where the best template there moved to."""
+    the shift is where the best template correlated best."""
     rng = np.random.default_rng(8)
     img = cv2.GaussianBlur(rng.random((120, 160, 3)).astype(np.float32), (0, 0), 2.0)
-    t = _templates(rng)  # fewer than FINE_FEW: every template is sought at the fine shifts
+    t = _templates(rng)
     known = np.ones(img.shape[:2], np.float32)
     known[40:46, 50:58] = 0.0  # clipped, in reach of the second box
     corners = np.array([(20.0, 20.0), (44.0, 30.0)])
@@ -231,8 +231,38 @@ def test_a_second_window_is_searched_where_the_first_found_each_box_and_about_it
                      for d in fine], 1)  # boxes x shifts x templates
     assert np.allclose(ncc, each.max(1), atol=1e-6)
     for k in range(2):
-        top = each[k, len(fine) // 2].argmax()  # the best template where the first window was
-        moved = each[k, :, top].max() > each[k, len(fine) // 2, top] + 1e-6
-        want = around[k] + (fine[each[k, :, top].argmax()] if moved else 0.0)
-        assert tuple(shift[k]) == tuple(want)
+        top = each[k].max(0).argmax()
+        assert tuple(shift[k]) == tuple(around[k] + fine[each[k, :, top].argmax()])
     assert (shift != around).any()
+
+
+def test_every_template_is_compared_at_the_fine_shifts_however_many() -> None:
+    """Forty templates, most of them alike: each one's correlation is its best over the
+    coarse shifts and the fine shifts about the best template's coarse shift, not only
+    the few best's (a card's own section compared coarsely loses to lookalikes compared
+    finely), and the shift is where the best template correlated best."""
+    rng = np.random.default_rng(9)
+    img = cv2.GaussianBlur(rng.random((120, 160, 3)).astype(np.float32), (0, 0), 2.0)
+    ww, wh = matching.window(BOX_MM, INSET_MM)
+    q = matching.plane_basis(ww, wh)
+    at = np.array([(41.0, 31.0)])
+    mine = matching.deplane(matching.sample(img, at, BOX_MM, INSET_MM, (0,)), q).reshape(-1)
+    alike = mine[None, :] + 0.6 * rng.standard_normal((39, mine.size)) * mine.std()
+    features = np.vstack([alike, mine[None, :]]).astype(np.float32)
+    t = Templates(tuple(f"t{i}" for i in range(40)), features, BOX_MM, INSET_MM,
+                  np.zeros(40), np.zeros((40, 3)), 0.0)
+    known = np.ones(img.shape[:2], np.float32)
+    corner = at - (3.0, -1.0)  # off the coarse steps
+    ncc, shift = correlation.correlations(img, known, corner, t)
+    coarse = correlation._correlate(img, known, corner, t, matching.SHIFTS_MM)  # shifts x N
+    steps = np.array([(dx, dy) for dy in matching.SHIFTS_MM for dx in matching.SHIFTS_MM],
+                     float)
+    first = steps[coarse[:, coarse.max(0).argmax()].argmax()]
+    fine = np.array([(dx, dy) for dy in matching.FINE_MM for dx in matching.FINE_MM], float)
+    near = np.stack([correlation._correlate(img, known, corner + first + d, t, (0,))[0]
+                     for d in fine])  # fine shifts x N
+    assert np.allclose(ncc[0], np.maximum(coarse.max(0), near.max(0)), atol=1e-6)
+    assert ncc[0].argmax() == 39 and ncc[0, 39] > 0.999
+    later = np.argsort(-coarse.max(0))[8:]  # not among the best few at the coarse shifts
+    assert (near.max(0)[later] > coarse.max(0)[later] + 0.01).any()
+    assert tuple(shift[0]) == (3.0, -1.0)
