@@ -73,10 +73,13 @@ BLENDER_SEED6 = Path(__file__).resolve().parent / "blender-seed6"
 BLENDER_SEED7 = Path(__file__).resolve().parent / "blender-seed7"
 """A seventh (``--seed 7``), rendered at the start of 5 December's evening and read by
 no change of that evening until its end: held out."""
+BLENDER_SEED8 = Path(__file__).resolve().parent / "blender-seed8"
+"""An eighth (``--seed 8``), rendered at the start of the night of 5-6 December and read
+by no change of that night until its end: held out."""
 BLENDER_SETS = {"blender": BLENDER, "blender_seed2": BLENDER_SEED2,
                 "blender_seed3": BLENDER_SEED3, "blender_seed4": BLENDER_SEED4,
                 "blender_seed5": BLENDER_SEED5, "blender_seed6": BLENDER_SEED6,
-                "blender_seed7": BLENDER_SEED7}
+                "blender_seed7": BLENDER_SEED7, "blender_seed8": BLENDER_SEED8}
 """The committed physically based sets by the key the benchmark's JSON gives each."""
 LAYOUTS = sorted(named())
 GAMES = ("shoal", "poodivers")
