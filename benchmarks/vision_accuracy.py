@@ -11,7 +11,7 @@ wrong, missed or made up, over true cells), exact layouts and refusals, with ms 
 (JPEG decode plus reading; p50, p95, as wall time and as this process's CPU time,
 ``cpu_ms_*``: the goal is in milliseconds of one core, and another program on the
 machine slows the wall time only). The Blender set (``tests/vision/blender``) is read
-the same way, and so are five more (``benchmarks/blender-seed2`` to ``blender-seed6``)
+the same way, and so are seven more (``benchmarks/blender-seed2`` to ``blender-seed8``)
 that no test reads; ``--blender`` reads others instead (any
 folder ``render_blender.py`` wrote), or none.
 Then it times ``companion vision read`` of each game as a whole process (start-up, file
@@ -299,7 +299,7 @@ def main() -> None:
     p.add_argument("--games", nargs="*", default=list(GAMES), choices=GAMES)
     p.add_argument("--blender", nargs="*", type=Path, default=list(BLENDER_SETS.values()),
                    help="physically based sets to read (folders with truth.json); "
-                        "the six committed ones unless given")
+                        "the eight committed ones unless given")
     args = p.parse_args()
     for folder in args.blender:
         if not (folder / "truth.json").is_file():
