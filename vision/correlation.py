@@ -76,23 +76,21 @@ def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     rows = np.arange(k)
     corners = np.asarray(corners_mm, float)
     fine = np.array([(dx, dy) for dy in FINE_MM for dx in FINE_MM], float)
-    ncc = np.full((k, n), -np.inf, np.float32)
-    start = np.zeros((k, n, 2))  # where each template's best coarse shift lies
     if around is None:
         coarse = np.array([(dx, dy) for dy in shifts for dx in shifts], float)
         cube = _correlate(small, known, corners, templates, shifts).reshape(k, len(coarse), -1)
         best = cube.argmax(1)
         ncc = np.take_along_axis(cube, best[:, None, :], 1)[:, 0, :]
-        start = coarse[best]
-        corners = corners + start[rows, ncc.argmax(1)]
-    else:
-        corners = corners + around
-        start += around[:, None, :]
-    near_cube = product(_unit(small, known, corners, templates, FINE_MM),
+        start = coarse[best]  # each template's best coarse shift (K x N x 2)
+        around = start[rows, ncc.argmax(1)]
+    else:  # nothing but the fine shifts about it
+        ncc = np.full((k, n), -np.inf, np.float32)
+        start = np.broadcast_to(around[:, None, :], (k, n, 2))
+    near_cube = product(_unit(small, known, corners + around, templates, FINE_MM),
                         templates.unit.T).reshape(k, len(fine), n)
     near = near_cube.max(1)
     out: np.ndarray = np.maximum(ncc, near)
     top = out.argmax(1)  # the best template's shift, where it correlated best
-    moved = corners - np.asarray(corners_mm, float) + fine[near_cube[rows, :, top].argmax(1)]
+    moved = around + fine[near_cube[rows, :, top].argmax(1)]
     shift = np.where((near[rows, top] >= ncc[rows, top])[:, None], moved, start[rows, top])
     return out, shift

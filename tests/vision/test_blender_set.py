@@ -89,7 +89,7 @@ def test_cards_washed_out_by_the_lamp_are_read_from_their_faint_strokes() -> Non
     reading = reader.read(load(SET / shot["file"]))
     bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
     names = {v: k for k, v in moved(reading.cells, *shift).items()}
-    assert len(bad) <= 1 and all(names[c] in reading.unsure() for c in bad), sorted(bad)
+    assert len(bad) <= 1 and all(names.get(c) in reading.unsure() for c in bad), sorted(bad)
     washed = ("4,3", "4,4", "5,3", "5,4")  # one of the two cards, whole
     assert all(reading.cells.get(names.get(c, "")) == shot["cells"][c] for c in washed)
     assert not reading.doubtful
