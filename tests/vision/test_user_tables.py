@@ -18,10 +18,10 @@ from vision.decks import load_deck, load_faces
 from vision.poodivers import PooDiversReader
 from vision.reading import Reading
 from vision.scoring import layouts_from_photos
-from vision.shoal import ShoalReader
+from vision.shoal import ShoalReader, moved
 from vision.synth import Scene
 
-from .helpers import Tables, errors, read_as_sent
+from .helpers import Tables, errors, read_as_sent, wrong_cells
 
 
 @pytest.fixture(scope="module")
@@ -182,3 +182,19 @@ def test_bare_mat_at_the_mats_edge_between_cards_is_no_plain_section(user_table:
     empty section, sure)."""
     scene, reading = read_as_sent(user_table("project"), 5000, "medium")
     assert errors(scene.cells, reading.cells) == 0
+
+
+def test_a_cell_that_disagrees_with_its_card_shows_its_own_value_and_is_asked(
+        user_table: Tables) -> None:
+    """The grey table's easy photo 10001, sent as a phone sends it: the peel takes a card
+    with a clownfish pair at cell 3,4, where a sardine pair lies (a lower card, its frame
+    under the cards above); the cell's own match, with its card mates' word, gives the
+    sardines over 0.99. The cell shows the sardines, as likely as not against the card's
+    clownfish, and is asked about; the rest is read exactly."""
+    scene, reading = read_as_sent(user_table("grey"), 10001, "easy")
+    bad, shift = wrong_cells(scene.cells, reading.cells, shoal=True)
+    assert not bad
+    name = {v: k for k, v in moved(reading.cells, *shift).items()}["3,4"]
+    assert reading.cells[name] == scene.cells["3,4"] == "sardine+sardine"
+    assert reading.candidates[name] == {"sardine+sardine": 0.5, "clown+clown": 0.5}
+    assert name in reading.unsure()
