@@ -11,7 +11,7 @@ wrong, missed or made up, over true cells), exact layouts and refusals, with ms 
 (JPEG decode plus reading; p50, p95, as wall time and as this process's CPU time,
 ``cpu_ms_*``: the goal is in milliseconds of one core, and another program on the
 machine slows the wall time only). The Blender set (``tests/vision/blender``) is read
-the same way, and so are seven more (``benchmarks/blender-seed2`` to ``blender-seed8``)
+the same way, and so are eight more (``benchmarks/blender-seed2`` to ``blender-seed9``)
 that no test reads; ``--blender`` reads others instead (any
 folder ``render_blender.py`` wrote), or none.
 Then it times ``companion vision read`` of each game as a whole process (start-up, file
@@ -76,10 +76,14 @@ no change of that evening until its end: held out."""
 BLENDER_SEED8 = Path(__file__).resolve().parent / "blender-seed8"
 """An eighth (``--seed 8``), rendered at the start of the night of 5-6 December and read
 by no change of that night until its end: held out."""
+BLENDER_SEED9 = Path(__file__).resolve().parent / "blender-seed9"
+"""A ninth (``--seed 9``), rendered at the start of 6 December's morning and read by no
+change of that morning until its end: held out."""
 BLENDER_SETS = {"blender": BLENDER, "blender_seed2": BLENDER_SEED2,
                 "blender_seed3": BLENDER_SEED3, "blender_seed4": BLENDER_SEED4,
                 "blender_seed5": BLENDER_SEED5, "blender_seed6": BLENDER_SEED6,
-                "blender_seed7": BLENDER_SEED7, "blender_seed8": BLENDER_SEED8}
+                "blender_seed7": BLENDER_SEED7, "blender_seed8": BLENDER_SEED8,
+                "blender_seed9": BLENDER_SEED9}
 """The committed physically based sets by the key the benchmark's JSON gives each."""
 LAYOUTS = sorted(named())
 GAMES = ("shoal", "poodivers")
