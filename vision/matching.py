@@ -132,11 +132,11 @@ def _per_channel_f64(ww: int, wh: int, c: int) -> np.ndarray:
     return out
 
 
-def prepare(flat: np.ndarray, px_per_mm: float) -> np.ndarray:
-    """A rectified image (float) at the feature resolution, blurred."""
+def prepare(flat: np.ndarray, px_per_mm: float, blur_mm: float = BLUR_MM) -> np.ndarray:
+    """A rectified image (float) at the feature resolution, blurred ``blur_mm``."""
     scale = FEATURE_PX_PER_MM / px_per_mm
     small = cv2.resize(flat, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    out: np.ndarray = cv2.GaussianBlur(small, (0, 0), BLUR_MM * FEATURE_PX_PER_MM)
+    out: np.ndarray = cv2.GaussianBlur(small, (0, 0), blur_mm * FEATURE_PX_PER_MM)
     return out
 
 

@@ -71,7 +71,7 @@ import cv2
 import numpy as np
 
 from companion.games.shoal.layout import EMPTY
-from vision import calibration, correlation, edges, lattice, lighting, matching, templates
+from vision import calibration, closer, correlation, edges, lattice, lighting, matching, templates
 from vision.decks import Deck, load_deck
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
@@ -96,12 +96,14 @@ in the window that takes them in): every card covers one of the shoal's sections
 shoal is one piece, and two cards' width of bare mat around it ends it."""
 DISAGREE = 0.9
 """A cell whose posterior (its own match with its card mates' word as the prior) gives
-another value this much more than the section of the card the peel read there shows that
-value instead, as likely as not against the card's (confidence 0.5, so asked about): the
-peel may have taken a lookalike card there, a lower card's frame hidden under the one
-above. Of 42 such cells on seeds 1-10 (every tier) and Blender sets 1-8 (6 December),
-the cell's own value was the truth in 25, the card's in 14, neither in 3 (docs/vision.md).
-"""
+another value this much more than the section of the card the peel read there is asked
+about, the two values as likely as not (0.5 each): the peel may have taken a lookalike
+card there, a lower card's frame hidden under the one above, or the cell's own match may
+have taken a lookalike section. It shows the one of the two sections (the card's, and the
+best of the other value's) that matches it better at a closer look
+(:func:`vision.closer.closer_best`), its own value when the closer look cannot be taken
+(clipped). Measured on seeds 1-10 and Blender sets 1-8 (docs/vision.md, "A cell against
+its card")."""
 
 class ShoalReader:
     """Reads Shoal layouts of one deck on one mat; build once, read many photos."""
@@ -113,6 +115,7 @@ class ShoalReader:
                         for inset in templates.SECTION_INSETS_MM]
         self.templates = self.windows[0]
         self.contrast = templates.shoal_templates(deck, contrast=True)
+        self.sharp = templates.sharp_sections(deck, templates.SECTION_INSETS_MM[1])
         self.margins = calibration.margins(self.templates, frozenset({templates.NO_CARD}))
         sw, sh = deck.section_mm
         self.card_mm = (2 * sw, 2 * sh)
@@ -269,14 +272,22 @@ class ShoalReader:
         x_min = min(i for i, _ in found)
         y_min = min(j for _, j in found)
         reading = Reading("shoal", {}, {}, view=view)
+        sharp = None
         for k, (i, j) in enumerate(order):
             name = f"{i - x_min},{j - y_min}"
             label = labels[found[(i, j)]]
             options = calibration.posterior(dist[k], labels, density, prior=priors[k])
             own = max(options, key=options.__getitem__)
             if options[own] - options.get(label, 0.0) > DISAGREE:  # the cell against its card
+                if sharp is None:
+                    sharp = matching.prepare(rectified, PX_PER_MM, closer.SHARP_BLUR_MM)
+                at = index[(i, j)]
+                theirs = int(np.argmax(np.where(np.array(labels) == own, pattern[at], -np.inf)))
+                pick = closer.closer_best(sharp, known, corners[at], shift[at], (sw, sh),
+                                          templates.SECTION_INSETS_MM[1], self.sharp,
+                                          [found[(i, j)], theirs])
                 options = {own: 0.5, label: 0.5}
-                label = own
+                label = label if pick == found[(i, j)] else own
             reading.cells[name] = label
             reading.confidence[name] = options.get(label, 0.0)
             reading.candidates[name] = options

@@ -23,7 +23,7 @@ from typing import Any, cast
 import cv2
 import numpy as np
 
-from vision import images
+from vision import closer, images
 from vision.decks import Deck, Faces, missing_images
 from vision.errors import VisionError
 from vision.matching import (
@@ -39,7 +39,7 @@ from vision.matching import (
     window,
 )
 
-CODE = ("templates", "matching", "blas", "images", "calibration")
+CODE = ("templates", "matching", "blas", "images", "calibration", "closer")
 """The modules (of this package) whose arithmetic the cache holds: any change to their
 source builds it anew, as a new numpy or OpenCV does."""
 
@@ -248,6 +248,34 @@ def shoal_templates(deck: Deck, inset_mm: float = SECTION_INSETS_MM[0],
     deck_file = deck.source or Path("deck.json")
     kind = f"shoal-{'contrast-' if contrast else ''}{inset_mm:g}"
     return _cached(kind, deck_file, images, box, inset_mm, build)
+
+
+def sharp_sections(deck: Deck, inset_mm: float) -> np.ndarray:
+    """Every section of every card image as :func:`vision.closer.closer_look` compares
+    them: at 1 px/mm, blurred :data:`vision.closer.SHARP_BLUR_MM`, ``inset_mm`` in from
+    the section's edges, each channel's plane removed, unit vectors (4N x D, in the
+    order of :func:`shoal_templates` without the bare mat); cached as they are."""
+    cards = list(deck.cards.values())
+    images_ = [c.image for c in cards if c.image is not None]
+    deck_file = deck.source or Path("deck.json")
+    sw, sh = deck.section_mm
+    wh, ww = closer.window_size((sw, sh), inset_mm)
+    s = FEATURE_PX_PER_MM
+
+    def build() -> Arrays:
+        windows = []
+        for p in images_:
+            card = cv2.resize(images.load(p), (round(2 * sw * s), round(2 * sh * s)),
+                              interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+            img = cv2.GaussianBlur(card, (0, 0), closer.SHARP_BLUR_MM * s,
+                                   borderType=cv2.BORDER_REPLICATE)
+            for r in range(2):
+                for c in range(2):
+                    x, y = round((c * sw + inset_mm) * s), round((r * sh + inset_mm) * s)
+                    windows.append(img[y:y + wh, x:x + ww])
+        return {"sections": closer.unit_windows(np.stack(windows))}
+
+    return stored(f"sharp-{inset_mm:g}", _key("sharp", deck_file, images_), build)[0]["sections"]
 
 
 def whole_cards(deck: Deck, px_per_mm: float, inset_mm: float) -> np.ndarray:

@@ -1,0 +1,91 @@
+"""The closer look between two sections (:mod:`vision.closer`) and where the Shoal reader
+takes it: a cell whose own match and its card disagree."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision import closer, templates
+from vision.decks import load_deck
+from vision.images import load
+from vision.shoal import moved
+
+from .helpers import Tables, read_as_sent, wrong_cells
+
+MARGIN_MM = 10.0
+
+
+def _on_mat(image: np.ndarray, size: tuple[int, int], blur_mm: float) -> np.ndarray:
+    """A card image at 1 px/mm on a white mat, ``MARGIN_MM`` from its top-left, blurred."""
+    card = cv2.resize(load(image), size, interpolation=cv2.INTER_AREA) / np.float32(255)
+    m = round(MARGIN_MM)
+    mat = np.ones((size[1] + 2 * m, size[0] + 2 * m, 3), np.float32)
+    mat[m:m + size[1], m:m + size[0]] = card
+    return cv2.GaussianBlur(mat, (0, 0), blur_mm)
+
+
+def test_each_section_beats_its_nearest_lookalike_of_another_value(
+        user_table: Tables) -> None:
+    """The off-white table's deck draws its pairs of clownfish and sardines in the same
+    places. For every section of its first twelve cards, photographed straight on at the
+    closer look's blur, the closer look prefers it to the section of another value
+    nearest it as the reader first compares them (the blurred correlation), whichever
+    way round they are asked."""
+    deck = load_deck(user_table("offwhite").deck)
+    sw, sh = deck.section_mm
+    inset = templates.SECTION_INSETS_MM[1]
+    sharp_templates = templates.sharp_sections(deck, inset)
+    first = templates.shoal_templates(deck, inset)
+    labels = np.array(first.labels[1:])
+    alike = first.unit[1:] @ first.unit[1:].T
+    for n, card in enumerate(list(deck.cards.values())[:12]):
+        assert card.image is not None
+        sharp = _on_mat(card.image, (round(2 * sw), round(2 * sh)), closer.SHARP_BLUR_MM)
+        known = np.ones(sharp.shape[:2], np.float32)
+        for q, (dx, dy) in enumerate(((0, 0), (1, 0), (0, 1), (1, 1))):
+            mine = 4 * n + q
+            if labels[mine] == "empty":
+                continue
+            other = np.flatnonzero((labels != labels[mine]) & (labels != "empty"))
+            rival = int(other[alike[mine, other].argmax()])
+            corner = np.array([MARGIN_MM + dx * sw, MARGIN_MM + dy * sh])
+            for which in ([mine, rival], [rival, mine]):
+                assert closer.closer_best(sharp, known, corner, np.zeros(2), (sw, sh), inset,
+                                          sharp_templates, which) == mine, (card.id, q)
+
+
+def test_a_clipped_window_is_not_looked_at(user_table: Tables) -> None:
+    deck = load_deck(user_table("offwhite").deck)
+    sw, sh = deck.section_mm
+    inset = templates.SECTION_INSETS_MM[1]
+    card = next(iter(deck.cards.values()))
+    assert card.image is not None
+    sharp = _on_mat(card.image, (round(2 * sw), round(2 * sh)), closer.SHARP_BLUR_MM)
+    known = np.ones(sharp.shape[:2], np.float32)
+    known[round(MARGIN_MM + inset + 3), round(MARGIN_MM + inset + 3)] = 0.0  # one pixel
+    look = templates.sharp_sections(deck, inset)
+    corner = np.array([MARGIN_MM, MARGIN_MM])
+    assert closer.closer_best(sharp, known, corner, np.zeros(2), (sw, sh), inset, look,
+                              [0, 1]) is None
+    assert closer.closer_best(sharp, np.ones_like(known), corner, np.zeros(2), (sw, sh),
+                              inset, look, [0, 1]) is not None
+    # off the photo
+    assert closer.closer_best(sharp, np.ones_like(known), np.array([-5.0, 0.0]),
+                              np.zeros(2), (sw, sh), inset, look, [0, 1]) is None
+
+
+def test_the_card_s_section_is_kept_where_the_closer_look_sides_with_it(
+        user_table: Tables) -> None:
+    """The off-white table's medium photo 2002 under a tungsten cast: the cell 3,0 of a
+    card with a clownfish pair matches a tang pair better at the first look (their fish
+    lie in the same places, the cast takes their colours), so decisively that the cell
+    is asked about. The closer look sees the clownfish: the cell shows the card's
+    clownfish pair, still asked about, and the layout is read exactly."""
+    scene, reading = read_as_sent(user_table("offwhite"), 2002, "medium")
+    bad, shift = wrong_cells(scene.cells, reading.cells, shoal=True)
+    assert not bad
+    name = {v: k for k, v in moved(reading.cells, *shift).items()}["3,0"]
+    assert reading.cells[name] == "clown+clown"
+    assert reading.candidates[name] == {"tang+tang": 0.5, "clown+clown": 0.5}
+    assert name in reading.unsure()

@@ -1,0 +1,78 @@
+"""A closer look at a Shoal cell whose own match and its card disagree.
+
+The reader compares cells with sections at 1 px/mm, blurred 1 mm and sampled every 2 mm
+(:mod:`vision.matching`): that copes with a blurred photo and a card lying a little off,
+but it blurs away what tells lookalike sections apart. A deck draws the two fish of a
+pair in the same places whatever the fish; a clownfish's spots and a sardine's stripes,
+and their colours under a tungsten lamp, differ by less than that blur keeps. Where the
+peel's card and the cell's own match name different values (:data:`vision.shoal.DISAGREE`),
+the two sections are compared again with the cell at 1 px/mm, blurred half as much and
+sampled at every pixel, inside the window clear of the neighbours' edges
+(:data:`vision.templates.SECTION_INSETS_MM`), at each shift up to :data:`REACH_MM` from
+where the cell matched best; the better of the two is shown. Only for those cells: over
+every cell and every near section it costs some 4 ms a read and, used to rank the
+sections the peel chooses from, reads more layouts wrong than right (docs/vision.md).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from vision.blas import product
+from vision.matching import FEATURE_PX_PER_MM
+
+SHARP_BLUR_MM = 0.5
+"""Blur of the closer look (the first look's is :data:`vision.matching.BLUR_MM`)."""
+REACH_MM = 2
+"""The closer look searches each cell this far (whole mm, each way) from its shift: a
+lookalike matched best a little off the card's own section."""
+
+
+@cache
+def _plane(h: int, w: int) -> np.ndarray:
+    """Orthonormal basis (h*w x 3) of offset and tilt over an h x w window."""
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    basis = np.stack([np.ones(h * w, np.float32), xs.ravel() - xs.mean(),
+                      ys.ravel() - ys.mean()], 1)
+    q: np.ndarray = np.linalg.qr(basis)[0]
+    return q
+
+
+def unit_windows(windows: np.ndarray) -> np.ndarray:
+    """Windows (M x h x w x c) with each channel's best plane removed (offset and tilt
+    of the light), flattened channel by channel and made unit vectors (M x c*h*w)."""
+    m, h, w, c = windows.shape
+    q = _plane(h, w)
+    per = windows.reshape(m, h * w, c).transpose(0, 2, 1)  # M x c x n
+    flat = (per - product(product(per, q, False), q.T, False)).reshape(m, -1)
+    flat /= np.maximum(np.linalg.norm(flat, axis=1), 1e-9)[:, None]
+    out: np.ndarray = flat.astype(np.float32, copy=False)
+    return out
+
+
+def window_size(box_mm: tuple[float, float], inset_mm: float) -> tuple[int, int]:
+    """Rows and columns (pixels at 1 px/mm) of a section's window ``inset_mm`` in."""
+    s = FEATURE_PX_PER_MM
+    return round((box_mm[1] - 2 * inset_mm) * s), round((box_mm[0] - 2 * inset_mm) * s)
+
+
+def closer_best(sharp: np.ndarray, known: np.ndarray, corner_mm: np.ndarray,
+                shift_mm: np.ndarray, box_mm: tuple[float, float], inset_mm: float,
+                templates: np.ndarray, which: list[int]) -> int | None:
+    """Of the sections ``which``, the one that matches the cell (top-left ``corner_mm``,
+    matched best at ``shift_mm``) best at the closer look; ``None`` when its window is
+    clipped or off the photo."""
+    wh, ww = window_size(box_mm, inset_mm)
+    x0, y0 = np.round((corner_mm + shift_mm + inset_mm - REACH_MM) * FEATURE_PX_PER_MM
+                      ).astype(int)
+    y1, x1 = y0 + wh + 2 * REACH_MM, x0 + ww + 2 * REACH_MM
+    if x0 < 0 or y0 < 0 or x1 > sharp.shape[1] or y1 > sharp.shape[0] or (
+            known[y0:y1, x0:x1] < 0.5).any():
+        return None
+    views = np.lib.stride_tricks.sliding_window_view(sharp[y0:y1, x0:x1], (wh, ww),
+                                                     axis=(0, 1))
+    windows = unit_windows(views.reshape(-1, 3, wh, ww).transpose(0, 2, 3, 1))
+    look = product(windows, templates[which].T).max(0)
+    return which[int(look.argmax())]
