@@ -3,6 +3,8 @@ takes it: a cell whose own match and its card disagree."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 
@@ -16,7 +18,7 @@ from .helpers import Tables, read_as_sent, wrong_cells
 MARGIN_MM = 10.0
 
 
-def _on_mat(image: np.ndarray, size: tuple[int, int], blur_mm: float) -> np.ndarray:
+def _on_mat(image: Path, size: tuple[int, int], blur_mm: float) -> np.ndarray:
     """A card image at 1 px/mm on a white mat, ``MARGIN_MM`` from its top-left, blurred."""
     card = cv2.resize(load(image), size, interpolation=cv2.INTER_AREA) / np.float32(255)
     m = round(MARGIN_MM)
