@@ -251,7 +251,7 @@ def shoal_templates(deck: Deck, inset_mm: float = SECTION_INSETS_MM[0],
 
 
 def sharp_sections(deck: Deck, inset_mm: float) -> np.ndarray:
-    """Every section of every card image as :func:`vision.closer.closer_look` compares
+    """Every section of every card image as :func:`vision.closer.closer_best` compares
     them: at 1 px/mm, blurred :data:`vision.closer.SHARP_BLUR_MM`, ``inset_mm`` in from
     the section's edges, each channel's plane removed, unit vectors (4N x D, in the
     order of :func:`shoal_templates` without the bare mat); cached as they are."""
