@@ -16,12 +16,10 @@ sections the peel chooses from, reads more layouts wrong than right (docs/vision
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 
 from vision.blas import product
-from vision.matching import FEATURE_PX_PER_MM
+from vision.matching import FEATURE_PX_PER_MM, deplane, plane_basis
 
 SHARP_BLUR_MM = 0.5
 """Blur of the closer look (the first look's is :data:`vision.matching.BLUR_MM`)."""
@@ -30,25 +28,12 @@ REACH_MM = 2
 lookalike matched best a little off the card's own section."""
 
 
-@cache
-def _plane(h: int, w: int) -> np.ndarray:
-    """Orthonormal basis (h*w x 3) of offset and tilt over an h x w window."""
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    basis = np.stack([np.ones(h * w, np.float32), xs.ravel() - xs.mean(),
-                      ys.ravel() - ys.mean()], 1)
-    q: np.ndarray = np.linalg.qr(basis)[0]
-    return q
-
-
 def unit_windows(windows: np.ndarray) -> np.ndarray:
     """Windows (M x h x w x c) with each channel's best plane removed (offset and tilt
-    of the light), flattened channel by channel and made unit vectors (M x c*h*w)."""
+    of the light), flattened and made unit vectors (M x h*w*c)."""
     m, h, w, c = windows.shape
-    q = _plane(h, w)
-    per = windows.reshape(m, h * w, c).transpose(0, 2, 1)  # M x c x n
-    flat = (per - product(product(per, q, False), q.T, False)).reshape(m, -1)
-    flat /= np.maximum(np.linalg.norm(flat, axis=1), 1e-9)[:, None]
-    out: np.ndarray = flat.astype(np.float32, copy=False)
+    flat = deplane(windows.reshape(m, h * w, c), plane_basis(w, h, 1)).reshape(m, -1)
+    out: np.ndarray = flat / np.maximum(np.linalg.norm(flat, axis=1), 1e-9)[:, None]
     return out
 
 

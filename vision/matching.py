@@ -49,9 +49,10 @@ def window(box_mm: tuple[float, float], inset_mm: float) -> tuple[int, int]:
 
 
 @cache
-def plane_basis(ww: int, wh: int) -> np.ndarray:
-    """Orthonormal basis (n x 3) of offset and tilt over the sampled window."""
-    ys, xs = np.mgrid[0:wh:STEP, 0:ww:STEP].astype(np.float64)
+def plane_basis(ww: int, wh: int, step: int = STEP) -> np.ndarray:
+    """Orthonormal basis (n x 3) of offset and tilt over the window sampled every
+    ``step`` pixels."""
+    ys, xs = np.mgrid[0:wh:step, 0:ww:step].astype(np.float64)
     basis = np.stack([np.ones(xs.size), xs.ravel() - xs.mean(), ys.ravel() - ys.mean()], 1)
     q, _ = np.linalg.qr(basis)
     out: np.ndarray = q.astype(np.float32)
