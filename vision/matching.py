@@ -288,17 +288,21 @@ def colour_misfit(means: np.ndarray, templates: Templates, mat: np.ndarray) -> n
 
 
 def distances(samples: np.ndarray, templates: Templates, noise: float,
-              weight: np.ndarray | None = None) -> np.ndarray:
+              weight: np.ndarray | None = None,
+              contrast: np.ndarray | None = None) -> np.ndarray:
     """Distance (0 alike .. 4 opposite) of every sample (M x n x 3, from :func:`sample`)
     to every template (M x N): both made unit vectors after their planes are removed,
     damped when weaker than :data:`FLOOR` times ``noise`` plus the templates' wear;
     ``weight`` (M x n, 0 for clipped samples; or M x n x 3, each channel's) leaves
-    pixels out."""
+    pixels out. ``contrast`` (M, 0..1; 1 unless given) is the share of its light that
+    each sample's print is: what a photo does to a print (the wear) is as faint as the
+    print shows, while the photo's noise is not (a veil lowers both pattern and wear)."""
     ww, wh = window(templates.box_mm, templates.inset_mm)
     q = plane_basis(ww, wh)
     m, n = samples.shape[:2]
     t = templates.features
-    eps2 = n * 3 * ((FLOOR * noise) ** 2 + templates.wear)
+    share = np.ones((m, 1)) if contrast is None else np.asarray(contrast, np.float64)[:, None] ** 2
+    eps2 = n * 3 * ((FLOOR * noise) ** 2 + share * templates.wear)
     tt = (t * t).sum(1)[None, :]
     part = _partly(weight)
     d = np.empty((m, len(t)))
@@ -315,7 +319,7 @@ def distances(samples: np.ndarray, templates: Templates, noise: float,
         whole = flat.astype(np.float64)
         coef = product(whole, _per_channel_f64(ww, wh, samples.shape[2]), False)
         pp = np.maximum(np.einsum("md,md->m", whole, whole) - (coef * coef).sum(1), 0.0)
-        d[rows] = _unit_distance(pp[:, None], product(flat, t.T), tt, eps2)
+        d[rows] = _unit_distance(pp[:, None], product(flat, t.T), tt, eps2[rows])
     if part.size:  # partly clipped: the plane fitted to, and compared over, what shows
         assert weight is not None
         w = weight[part]
@@ -324,7 +328,7 @@ def distances(samples: np.ndarray, templates: Templates, noise: float,
         w3 = w3.astype(np.float32)
         d[part] = _unit_distance((p * p).sum(1)[:, None], product(p, t.T),
                                  product(w3, (t * t).T),
-                                 eps2 * np.maximum(w3.mean(1), 1e-3)[:, None])
+                                 eps2[part] * np.maximum(w3.mean(1), 1e-3)[:, None])
     return d
 
 

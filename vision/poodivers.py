@@ -25,7 +25,10 @@ A card under a veil (as the cards around it that match a patterned picture show 
 beyond what every card of the photo shows: :func:`vision.poo_veil.veiled`) says that
 much less, as a card partly clipped does; a card read as the plain face no more than its
 brightness leaves of its print (:func:`vision.poo_veil.plain_print`: a veil hides a
-pattern, never makes one). The clearer half of a photo's cards is judged by that half's
+pattern, never makes one). A card read as the plain face under a veil is sought again
+with the wear its pattern is damped by as faint as the veil leaves its print
+(:func:`vision.matching.distances`, ``contrast``): a closed back's ring a fifth of its
+contrast is still a ring. The clearer half of a photo's cards is judged by that half's
 own true matches, the veiled half at least as widely as its own spread
 (:func:`vision.poo_odds.graded`). A card torn between two fixed faces is sought again
 with every picture at every 1 mm shift (:func:`everywhere`). A card unlike every face
@@ -65,7 +68,8 @@ from vision.reading import Reading, timed
 
 
 def everywhere(small: np.ndarray, known: np.ndarray, corners: np.ndarray,
-               templates: templates.Templates, noise: float, outside: np.ndarray
+               templates: templates.Templates, noise: float, outside: np.ndarray,
+               contrast: np.ndarray | None = None
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every card (top-left ``corners``, K x 2) against every picture at every 1 mm shift
     as far as :func:`vision.matching.match` reaches (its coarse shifts and the fine ones
@@ -81,7 +85,8 @@ def everywhere(small: np.ndarray, known: np.ndarray, corners: np.ndarray,
     seen = matching.sample(known, corners, box, inset, steps, outside=1.0) > 0.5
     weight = None if seen.all() else seen
     k, s, n = len(corners), len(grid), len(templates.labels)
-    cube = matching.distances(samples, templates, noise, weight).reshape(k, s, n)
+    each = None if contrast is None else np.repeat(contrast, s)
+    cube = matching.distances(samples, templates, noise, weight, each).reshape(k, s, n)
     best = cube.argmin(1)
     pattern = np.take_along_axis(cube, best[:, None, :], 1)[:, 0, :]
     means = matching.window_means(samples, weight, k)
@@ -216,6 +221,7 @@ class PooDiversReader:
         labels = np.array(templates.labels)
         fixed = np.isin(labels, FIXED)
         absent = unlike_every_face(dist, nearest, fixed, unlike)
+        unlike_once = absent.copy()  # their distances are taken again below
         tint, tint_f = dist - pattern, dist_f - pattern  # what colour adds, as read and free
         haloed = np.zeros(len(cells), bool)
         if absent.any():
@@ -238,6 +244,7 @@ class PooDiversReader:
                 d[absent] = np.minimum(d[absent], plain + (d - pattern)[absent])
             values, nearest = faces_apart(dist, templates.labels, unlike)
         absent = unlike_every_face(dist, nearest, fixed, unlike)
+        unlike_once |= absent
         if absent.any():
             # like none of the faces over its best three quarters too (a spoiler lies on a
             # corner of a card), against the margin that comparison has in this photo; a
@@ -259,16 +266,34 @@ class PooDiversReader:
         # the faces: a card that is an object only by that says as much as its pattern's
         # contrast squared (evidence grows as the square of a pattern's contrast), one that
         # matches a face as much as its print's share of the light
-        printed = 1.0 - veiled(small, corners + shift, templates, dist, unlike, noise, means,
-                               np.array(cells, float))
-        printed = plain_print(printed, nearest, means, templates)
+        veil = veiled(small, corners + shift, templates, dist, unlike, noise, means,
+                      np.array(cells, float))
+        printed = plain_print(1.0 - veil, nearest, means, templates)
+        # (a card read as the plain face under a veil is sought again, its pattern damped
+        # only by what a photo does to a print as faint as the veil leaves it: a faint
+        # ring is a closed back; it takes the patterned face only if that face is then
+        # nearer than the plain one, its objects' distances left as they were)
+        plain = plain_face(templates)
+        faint = np.flatnonzero((nearest.argmin(1) == plain) & (veil > 0.0) & ~unlike_once)
+        if faint.size:
+            found, moved_to, _ = everywhere(small, known, corners[faint], templates, noise,
+                                            mat_colour, 1.0 - veil[faint])
+            among = faces_apart(found + (dist - pattern)[faint], templates.labels,
+                                unlike)[1][:, :len(FIXED)]
+            ring = among.argmin(1) != plain
+            rows = faint[ring]
+            for d in (dist, dist_f, dist_b):
+                d[np.ix_(rows, fixed)] = (found + (d - pattern)[faint])[ring][:, fixed]
+            best = np.where(fixed, found[ring], np.inf).argmin(1)
+            shift[rows] = moved_to[ring][np.arange(rows.size), best]
+            values, nearest = faces_apart(dist, templates.labels, unlike)
         # and a true match of a card that much veiled lies that much further from its
         # picture (what is left of its pattern over the noise falls as the square of the
         # print's share), while an object lies no nearer a patterned face: the object
         # margin of a card nearest a patterned face moves out (a faint pattern lies as near
         # the plain face as its own: a veiled object nears the plain face too)
         face = nearest.argmin(1)
-        moved = (nearest[:, :len(FIXED)].argmin(1) != plain_face(templates))
+        moved = nearest[:, :len(FIXED)].argmin(1) != plain
         law = veil_law(printed, nearest.min(1), (face < len(FIXED)) & moved)
         # a clear card's true match lies where the photo's clear cards' lie (its margin
         # and its odds with them), a veiled card's where the whole photo's do
