@@ -27,8 +27,8 @@ much less, as a card partly clipped does; a card read as the plain face no more 
 brightness leaves of its print (:func:`vision.poo_veil.plain_print`: a veil hides a
 pattern, never makes one). A card read as the plain face under a veil is sought again
 with the wear its pattern is damped by as faint as the veil leaves its print
-(:func:`vision.matching.distances`, ``contrast``): a closed back's ring a fifth of its
-contrast is still a ring. The clearer half of a photo's cards is judged by that half's
+(:func:`vision.matching.distances`, ``contrast``): a closed back's ring at a fifth of
+its contrast is still a ring. The clearer half of a photo's cards is judged by that half's
 own true matches, the veiled half at least as widely as its own spread
 (:func:`vision.poo_odds.graded`). A card torn between two fixed faces is sought again
 with every picture at every 1 mm shift (:func:`everywhere`). A card unlike every face
