@@ -7,12 +7,13 @@ The rim's colour is compared with the rims of the photo's clear cards of each fa
 with the faces file's pictures' rims, brought into the photo by the gain per channel
 that its clear cards show over their pictures (:func:`rim_distances`); a veil only adds
 light, so a rim is compared as any share of a rim plus any veil (:func:`veil_residual`).
-The rim speaks for a card as much as the reflection hides its print: the light its
-window carries beyond its rim, more than its face's pictures and the photo's clear cards
-show (:func:`reflected`); a veil over a whole card, rim and all, hides nothing the rim
-could tell (an object drawn on the back's colour under a veil keeps its print's word).
-Nothing here is a constant of a photo: the rim's noise is how far the photo's clear
-cards' rims lie from their own faces' pictures.
+The rim speaks for a card as much as the reflection hides its print (:func:`weigh`):
+the light its window carries beyond its rim, more than its face's pictures and the
+photo's clear cards show (:func:`reflected`); a veil over a whole card, rim and all,
+hides nothing the rim could tell (an object drawn on the back's colour under a veil
+keeps its print's word). Nothing here is a constant of a photo: the rim's noise is how
+far the photo's clear cards' rims lie from their own faces' pictures, an object's rim
+as far again as the faces file's objects' rims lie apart.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ def veil_residual(rims: np.ndarray, shown: np.ndarray) -> np.ndarray:
 
 def rim_distances(rims: np.ndarray, read: np.ndarray, pictures: np.ndarray,
                   labels: tuple[str, ...], faces: tuple[str, ...], which: np.ndarray
-                  ) -> tuple[np.ndarray, float] | None:
+                  ) -> tuple[np.ndarray, float, float] | None:
     """Each card's rim distance (K x F; only the cards ``which``, the rest infinite) to
     each face of ``faces``: the least of
     :func:`veil_residual` to the rims of the photo's clear cards of that face (``read``:
@@ -109,8 +110,10 @@ def rim_distances(rims: np.ndarray, read: np.ndarray, pictures: np.ndarray,
     and to its pictures' rims (``pictures`` N x 3, labelled ``labels``) at the gain
     per channel the clear cards of the fixed faces (all but the last) show over their
     faces' pictures; and the rim's noise (how far those cards lie from their own
-    faces' pictures, at least a paper white's 1/255). ``None`` without three clear
-    cards of fixed faces."""
+    faces' pictures, at least a paper white's 1/255); and how far apart the object
+    pictures' rims lie (each from its nearest other's, the median: an object not in the
+    faces file lies about as far from the nearest that is). ``None`` without three
+    clear cards of fixed faces."""
     names = np.array(labels)
     own = np.array([pictures[names == f].mean(0) if (names == f).any() else np.full(3, np.nan)
                     for f in faces])
@@ -135,7 +138,11 @@ def rim_distances(rims: np.ndarray, read: np.ndarray, pictures: np.ndarray,
         d = veil_residual(rims[asked], refs)
         d[:, :len(mine)][asked[:, None] == mine[None, :]] = np.inf  # not its own
         out[asked, i] = d.min(1)
-    return out, noise
+    drawn = mapped[names == faces[-1]]
+    apart = veil_residual(drawn, drawn)
+    np.fill_diagonal(apart, np.inf)
+    spread = float(np.median(apart.min(1))) if len(drawn) > 1 else 0.0
+    return out, noise, spread
 
 
 def reflected(window: np.ndarray, rims: np.ndarray, rim: np.ndarray,
@@ -169,18 +176,22 @@ def reflected(window: np.ndarray, rims: np.ndarray, rim: np.ndarray,
     return out
 
 
-def weigh(odds: np.ndarray, rim: np.ndarray, noise: float, alone: np.ndarray,
-          hidden: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def weigh(odds: np.ndarray, rim: np.ndarray, noise: float, spread: float,
+          alone: np.ndarray, hidden: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The odds (K x F, the object last) of the cards read as objects by being unlike
     every face (``alone``) once their rims are weighed in, and the most each face may be
     sure of (K x F). The rim speaks for what the print does not show (``hidden``, K: the
-    share of a card's light a reflection adds, :func:`reflected`): each face as
-    likely as the inverse of its rim distance (``rim``, with the ``noise`` added: a rim a
-    little off its face says little) to that power. A card whose rim lies nearer a fixed
-    face than an object while its print says object has mixed evidence: the face is as
-    sure as the less sure of the two between it and an object (the print's share is
-    below even), the object as sure as the print says times the rim's likelihood ratio
-    against it. Other cards are left as they are (``most`` 1)."""
+    share of a print's evidence a reflection hides, :func:`reflected`): each face as
+    likely as its rim's likelihood to that power. A rim distance (``rim``, K x F) is
+    what is left of three channels once a share and a veil are fitted: one, whose
+    likelihood is Cauchy's (a rim a little off its face says little; one far off says
+    no more than the square of how far), its scale the rim's ``noise`` for the fixed
+    faces, and for an object that with the ``spread`` of the objects' rims added (a
+    drawing not in the faces file has a rim of its own). A card whose rim lies nearer a
+    fixed face than an object while its print says object has mixed evidence: the face
+    is as sure as the less sure of the two between it and an object (the print's share
+    is below even), the object as sure as the print says times the rim's likelihood
+    ratio against it. Other cards are left as they are (``most`` 1)."""
     odds, most = odds.copy(), np.ones_like(odds)
     near = np.sqrt(rim ** 2 + noise ** 2)
     face = near[:, :-1].argmin(1)
@@ -189,14 +200,17 @@ def weigh(odds: np.ndarray, rim: np.ndarray, noise: float, alone: np.ndarray,
                        & (hidden > 0))
     if not k.size:
         return odds, most
+    scale = np.full(rim.shape[1], noise)
+    scale[-1] = np.hypot(noise, spread)
+    seen = rim[k]
+    like = np.where(np.isfinite(seen), scale / (scale ** 2 + np.nan_to_num(seen) ** 2), 0.0)
     f, i = face[k], np.arange(len(k))
     before = odds[k]
-    power = hidden[k, None]
-    w = before * np.where(np.isfinite(near[k]), near[k], np.inf) ** -power
+    w = before * like ** hidden[k, None]
     odds[k] = w / w.sum(1, keepdims=True)
     # each evidence's share between the face and an object: the print's and the rim's
     print_f = before[i, f] / np.maximum(before[i, f] + before[:, -1], 1e-300)
-    ratio = (near[k, f] / near[k, -1]) ** hidden[k]
+    ratio = (like[:, -1] / like[i, f]) ** hidden[k]
     most[k, f] = np.minimum(print_f, 1 / (1 + ratio))
     most[k, -1] = (1 - print_f) * ratio
     return odds, most

@@ -361,10 +361,10 @@ class PooDiversReader:
                                       faces, alone)
         if found is None:
             return odds, np.ones_like(odds)
-        rim, noise = found
+        rim, noise, spread = found
         hidden = poo_rim.reflected(means, rims, rim, self.templates, self.pictures, faces,
                                    read >= 0)
-        return poo_rim.weigh(odds, rim, noise, alone, hidden)
+        return poo_rim.weigh(odds, rim, noise, spread, alone, hidden)
 
 
 def read(photo: np.ndarray, faces: Faces, rows: tuple[str, ...], mat: MatSpec) -> Reading:
