@@ -11,7 +11,7 @@ wrong, missed or made up, over true cells), exact layouts and refusals, with ms 
 (JPEG decode plus reading; p50, p95, as wall time and as this process's CPU time,
 ``cpu_ms_*``: the goal is in milliseconds of one core, and another program on the
 machine slows the wall time only). The Blender set (``tests/vision/blender``) is read
-the same way, and so are eight more (``benchmarks/blender-seed2`` to ``blender-seed9``)
+the same way, and so are nine more (``benchmarks/blender-seed2`` to ``blender-seed10``)
 that no test reads; ``--blender`` reads others instead (any
 folder ``render_blender.py`` wrote), or none.
 Then it times ``companion vision read`` of each game as a whole process (start-up, file
@@ -56,35 +56,14 @@ from vision.shoal import ShoalReader, moved
 from vision.synth_tables import STYLES, TIERS, Table, write_table
 
 BLENDER = Path(__file__).resolve().parents[1] / "tests" / "vision" / "blender"
-BLENDER_SEED2 = Path(__file__).resolve().parent / "blender-seed2"
-"""A second physically based set (``render_blender.py --seed 2``), read by no test and
-rendered after every change it is measured on; since then changes are checked on it."""
-BLENDER_SEED3 = Path(__file__).resolve().parent / "blender-seed3"
-"""A third (``render_blender.py --seed 3``), rendered at the start of the evening of 3
-December and read by no change of that session until its end: held out."""
-BLENDER_SEED4 = Path(__file__).resolve().parent / "blender-seed4"
-"""A fourth (``render_blender.py --seed 4``), rendered at the start of 4 December and read
-by no change of that day until its end: held out."""
-BLENDER_SEED5 = Path(__file__).resolve().parent / "blender-seed5"
-"""A fifth (``render_blender.py --seed 5``), rendered at the start of 5 December and read
-by no change of that day until its end: held out."""
-BLENDER_SEED6 = Path(__file__).resolve().parent / "blender-seed6"
-"""A sixth (``--seed 6``), held out through 5 December's afternoon."""
-BLENDER_SEED7 = Path(__file__).resolve().parent / "blender-seed7"
-"""A seventh (``--seed 7``), rendered at the start of 5 December's evening and read by
-no change of that evening until its end: held out."""
-BLENDER_SEED8 = Path(__file__).resolve().parent / "blender-seed8"
-"""An eighth (``--seed 8``), rendered at the start of the night of 5-6 December and read
-by no change of that night until its end: held out."""
-BLENDER_SEED9 = Path(__file__).resolve().parent / "blender-seed9"
-"""A ninth (``--seed 9``), rendered at the start of 6 December's morning and read by no
-change of that morning until its end: held out."""
-BLENDER_SETS = {"blender": BLENDER, "blender_seed2": BLENDER_SEED2,
-                "blender_seed3": BLENDER_SEED3, "blender_seed4": BLENDER_SEED4,
-                "blender_seed5": BLENDER_SEED5, "blender_seed6": BLENDER_SEED6,
-                "blender_seed7": BLENDER_SEED7, "blender_seed8": BLENDER_SEED8,
-                "blender_seed9": BLENDER_SEED9}
-"""The committed physically based sets by the key the benchmark's JSON gives each."""
+BLENDER_SETS = {"blender": BLENDER,
+                **{f"blender_seed{n}": Path(__file__).resolve().parent / f"blender-seed{n}"
+                   for n in range(2, 11)}}
+"""The committed physically based sets by the key the benchmark's JSON gives each: the
+one the tests read, and ``benchmarks/blender-seed2`` to ``blender-seed10``
+(``render_blender.py --seed N``), each rendered at the start of a session and read by
+no change of that session until its end (held out then; ``docs/vision.md`` says which
+session's)."""
 LAYOUTS = sorted(named())
 GAMES = ("shoal", "poodivers")
 Read = Callable[[np.ndarray], Reading]
