@@ -152,7 +152,8 @@ def reflected(window: np.ndarray, rims: np.ndarray, rim: np.ndarray,
     K x 3) that its rim (``rims``) does not show, beyond what the face its rim lies
     nearest (``rim``, K x F from :func:`rim_distances`) or any object picture shows
     there (an object drawn on a pale card in a dark frame is brighter inside) and beyond
-    what the photo's ``clear`` cards (their print shows) reach: a lamp's reflection on
+    what the photo's ``clear`` cards (their print shows) show as a rule (their median:
+    a clear card half under the lamp would set the bar for all): a lamp's reflection on
     the flat of the card, which the bowed rim does not catch; a veil over the whole
     card, rim and all, is none of it. Given as the share of a print's evidence it hides
     (the square of the print's share of the light, as :func:`vision.poo_veil.veiled`'s
@@ -167,10 +168,10 @@ def reflected(window: np.ndarray, rims: np.ndarray, rim: np.ndarray,
     face = np.where(np.isfinite(rim[:, :-1]), rim[:, :-1], np.inf).argmin(1)
     bright = np.maximum(window.mean(1), 1e-3)
     share = np.nan_to_num(np.clip((bright - rims.mean(1) - step[face]) / bright, 0.0, 1.0))
-    # beyond what the photo's clear cards (whose print shows) reach
+    # beyond what the photo's clear cards (whose print shows) show as a rule
     if clear.any():
-        share = np.clip((share - share[clear].max()) / (1.0 - share[clear].max() + 1e-9),
-                        0.0, 1.0)
+        floor = float(np.median(share[clear]))
+        share = np.clip((share - floor) / (1.0 - floor + 1e-9), 0.0, 1.0)
     # what a print shows falls as the square of its share of the light
     out: np.ndarray = 1.0 - (1.0 - share) ** 2
     return out

@@ -34,12 +34,14 @@ def test_a_closed_backs_rim_outweighs_a_print_the_reflection_hides() -> None:
     reflection, looks like none of the faces; its print leans to an object, its rim lies
     at a closed back's red, as far from every object's rim as the objects' rims lie
     from each other several times over. Read as a closed back (it was an object before
-    the rim's likelihood was Cauchy's), asked about."""
+    the rim's likelihood was Cauchy's), asked about; so is E9 beside it, whose
+    reflection shows once the clear cards' bar is what they show as a rule."""
     shot, reader, image = blender_grid("photos/19.jpg")
     reading = reader.read(image)
-    assert shot["cells"]["D9"] == "closed"
-    assert reading.cells["D9"] == "closed", reading.candidates["D9"]
-    assert "D9" in reading.unsure()
+    for cell in ("D9", "E9"):
+        assert shot["cells"][cell] == "closed"
+        assert reading.cells[cell] == "closed", (cell, reading.candidates[cell])
+        assert cell in reading.unsure()
 
 
 def test_a_rim_under_a_veil_is_its_face() -> None:
@@ -117,3 +119,19 @@ def test_a_reflection_is_light_the_rim_does_not_show() -> None:
     floor = (0.35 - 0.3) / 0.35
     assert poo_rim.reflected(window, rims, rim, pictures, picture_rims, faces, clear)[0] \
         == pytest.approx(1 - (1 - (0.5 / 0.9 - floor) / (1 - floor)) ** 2)
+
+
+def test_the_bar_is_what_clear_cards_show_as_a_rule() -> None:
+    """The clear cards' bar is their median: one clear card half under the lamp (its
+    print still read) does not excuse the reflection on every other card."""
+    pictures = templates.Templates(("closed", "blank", "object"), np.zeros((3, 3)), (26, 26),
+                                   2.0, np.zeros(3), np.array([[0.3] * 3, [0.95] * 3,
+                                                               [0.6] * 3]), 0.0)
+    picture_rims = np.array([[0.3] * 3, [0.9] * 3, [0.7] * 3])
+    faces = ("closed", "blank", "sleeper", "object")
+    rim = np.array([[0.01, 0.5, np.inf, 0.2]] * 4)
+    window = np.array([[0.9] * 3, [0.3] * 3, [0.3] * 3, [0.9] * 3])
+    rims = np.array([[0.4] * 3, [0.3] * 3, [0.3] * 3, [0.36] * 3])
+    clear = np.array([False, True, True, True])
+    share = poo_rim.reflected(window, rims, rim, pictures, picture_rims, faces, clear)
+    assert share[0] == pytest.approx(1 - (1 - 0.5 / 0.9) ** 2)
