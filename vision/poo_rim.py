@@ -186,9 +186,10 @@ def weigh(odds: np.ndarray, rim: np.ndarray, noise: float, spread: float,
     likely as its rim's likelihood to that power. A rim distance (``rim``, K x F) is
     what is left of three channels once a share and a veil are fitted: one, whose
     likelihood is Cauchy's (a rim a little off its face says little; one far off says
-    no more than the square of how far), its scale the rim's ``noise`` for the fixed
-    faces, and for an object that with the ``spread`` of the objects' rims added (a
-    drawing not in the faces file has a rim of its own). A card whose rim lies nearer a
+    no more than the square of how far), its scale the rim's ``noise``; an object's is
+    the likelier of that (a drawing in the faces file) and one as wide as the noise with
+    the ``spread`` of the objects' rims added (a drawing not in the faces file has a rim
+    of its own). A card whose rim lies nearer a
     fixed face than an object while its print says object has mixed evidence: the face
     is as sure as the less sure of the two between it and an object (the print's share
     is below even), the object as sure as the print says times the rim's likelihood
@@ -201,10 +202,13 @@ def weigh(odds: np.ndarray, rim: np.ndarray, noise: float, spread: float,
                        & (hidden > 0))
     if not k.size:
         return odds, most
-    scale = np.full(rim.shape[1], noise)
-    scale[-1] = np.hypot(noise, spread)
     seen = rim[k]
-    like = np.where(np.isfinite(seen), scale / (scale ** 2 + np.nan_to_num(seen) ** 2), 0.0)
+    d2 = np.nan_to_num(seen) ** 2
+    like = np.where(np.isfinite(seen), noise / (noise ** 2 + d2), 0.0)
+    # an object's rim is a listed drawing's (as the fixed faces') or one of its own
+    wide = np.hypot(noise, spread)
+    like[:, -1] = np.maximum(like[:, -1], np.where(np.isfinite(seen[:, -1]),
+                                                   wide / (wide ** 2 + d2[:, -1]), 0.0))
     f, i = face[k], np.arange(len(k))
     before = odds[k]
     w = before * like ** hidden[k, None]
