@@ -183,38 +183,57 @@ def _regions(small: np.ndarray, corners_mm: np.ndarray, box_mm: tuple[float, flo
     """Each box's region, wide enough for every shift, cut out once (K x h x w x c; off the
     image reads ``outside``), with the shifts' spacing and the samples' in it (pixels of
     the region). When the shifts fall on the sampling grid (a multiple of :data:`STEP`
-    apart) only the grid's pixels are cut out, so every window's rows lie whole in memory."""
+    apart) only the grid's pixels are cut out, so every window's rows lie whole in memory.
+    The boxes wholly on the image are cut out together (one gather from a view of every
+    region of the image), the rest one by one."""
     ww, wh = window(box_mm, inset_mm)
     tl, span, step = _reach(corners_mm, inset_mm, shifts)
     image = small if small.ndim == 3 else small[:, :, None]
     h, w, c = image.shape
     rh, rw = wh + span, ww + span
     grid = STEP if step % STEP == 0 else 1  # pixels kept of the region, every grid-th
+    inside = (tl >= 0).all(1) & (tl[:, 0] + rw <= w) & (tl[:, 1] + rh <= h)
+    if inside.any():  # every region of the image (rows x columns of them) as a view
+        views = np.lib.stride_tricks.sliding_window_view(image, (rh, rw), axis=(0, 1))
+        views = views.transpose(0, 1, 3, 4, 2)[:, :, ::grid, ::grid]
+        if inside.all():
+            whole: np.ndarray = np.asarray(views[tl[:, 1], tl[:, 0]], np.float32)
+            return whole, step // grid, STEP // grid
     regions = np.empty((len(tl), -(-rh // grid), -(-rw // grid), c), np.float32)
-    for k, (x, y) in enumerate(tl):
-        if x >= 0 and y >= 0 and x + rw <= w and y + rh <= h:
-            regions[k] = image[y:y + rh:grid, x:x + rw:grid]
-        else:  # partly off the image
-            region = np.full((rh, rw, c), outside, np.float32)
-            xa, ya, xb, yb = max(x, 0), max(y, 0), min(x + rw, w), min(y + rh, h)
-            if xa < xb and ya < yb:
-                region[ya - y:yb - y, xa - x:xb - x] = image[ya:yb, xa:xb]
-            regions[k] = region[::grid, ::grid]
+    if inside.any():
+        regions[inside] = views[tl[inside, 1], tl[inside, 0]]
+    for k in np.flatnonzero(~inside):  # partly off the image
+        x, y = tl[k]
+        region = np.full((rh, rw, c), outside, np.float32)
+        xa, ya, xb, yb = max(x, 0), max(y, 0), min(x + rw, w), min(y + rh, h)
+        if xa < xb and ya < yb:
+            region[ya - y:yb - y, xa - x:xb - x] = image[ya:yb, xa:xb]
+        regions[k] = region[::grid, ::grid]
     return regions, step // grid, STEP // grid
 
 
 def _windows(regions: np.ndarray, spacing: int, stride: int, count: int,
              size: tuple[int, int]) -> np.ndarray:
     """The ``count`` x ``count`` windows of ``size`` samples (rows, columns) of each
-    region, ``spacing`` apart, a sample every ``stride`` pixels: K*S x n x c."""
+    region, ``spacing`` apart, a sample every ``stride`` pixels: K*S x n x c.
+
+    Each window is copied from the region's sub-grid of its phase (every ``stride``-th
+    pixel from its offset), whose rows lie whole in memory: a copy of whole rows, not of
+    one pixel's channels at a time."""
     k, c = len(regions), regions.shape[3]
-    extent = ((size[0] - 1) * stride + 1, (size[1] - 1) * stride + 1)
-    views = np.lib.stride_tricks.sliding_window_view(regions, extent, axis=(1, 2))
-    views = views[:, :(count - 1) * spacing + 1:spacing, :(count - 1) * spacing + 1:spacing]
-    if stride > 1:  # K x S x S x c x window
-        views = views[..., ::stride, ::stride]
-    out: np.ndarray = views.transpose(0, 1, 2, 4, 5, 3).reshape(k * count * count, -1, c)
-    return out
+    rows, cols = size
+    out = np.empty((k, count, count, rows, cols, c), regions.dtype)
+    grids: dict[tuple[int, int], np.ndarray] = {}
+    for i in range(count):
+        for j in range(count):
+            y, x = i * spacing, j * spacing
+            phase = (y % stride, x % stride)
+            if phase not in grids:
+                grids[phase] = np.ascontiguousarray(regions[:, phase[0]::stride,
+                                                            phase[1]::stride])
+            y, x = y // stride, x // stride
+            out[:, i, j] = grids[phase][:, y:y + rows, x:x + cols]
+    return out.reshape(k * count * count, rows * cols, c)
 
 
 def _grid_size(box_mm: tuple[float, float], inset_mm: float) -> tuple[int, int]:
