@@ -221,8 +221,8 @@ def on_top(place: int, card: int, sure: float, score: np.ndarray, visible: np.nd
                   for ex, ey in QUADRANTS if (a + dx - ex, b + dy - ey) in place_of} - {place}
         best, pick = 0.0, (place, card)
         for p2 in sorted(rivals):
-            qs = np.flatnonzero(visible[p2] & np.isin(where[p2], list(mine)))
-            if not len(qs):
+            qs = [q for q in range(4) if visible[p2, q] and where[p2, q] in mine]
+            if not qs:
                 continue
             ours = np.array([mine[int(where[p2, q])] for q in qs])  # score, value
             theirs = gathered[p2, qs, :]  # shared x cards
