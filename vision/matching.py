@@ -85,8 +85,8 @@ def deplane_weighted(samples: np.ndarray, weight: np.ndarray, q: np.ndarray) -> 
     # boxes are partly clipped under a lamp's reflection): a box seen whole weighs every
     # sample 1 and keeps its plain plane's coefficients, a partly clipped one has them
     # solved from the 3 x 3 normal equations over its known samples
-    wc = _over_channels(weight, c)
-    coef = product(flat * wc, qc, False)
+    known = _over_channels(weight, c)  # multiplied as 0 or 1, never made floats itself
+    coef = product(flat * known, qc, False)
     some = np.flatnonzero(~whole) if whole.any() else slice(None)  # no copies when none is
     part = weight[some]
     pairs = (q[:, :, None] * q[:, None, :]).reshape(n, 9)
@@ -94,19 +94,21 @@ def deplane_weighted(samples: np.ndarray, weight: np.ndarray, q: np.ndarray) -> 
          + 1e-6 * np.eye(3, dtype=np.float32))
     coef[some] = np.linalg.solve(a, coef[some].reshape(len(part), 3, c)).reshape(len(part), -1)
     fit = product(coef, qc.T, False)
-    out = np.multiply(np.subtract(flat, fit, out=fit), wc, out=fit)
+    out = np.multiply(np.subtract(flat, fit, out=fit), known, out=fit)
     result: np.ndarray = out.reshape(m, n, c)
     return result
 
 
 def _over_channels(weight: np.ndarray, c: int) -> np.ndarray:
-    """``weight`` (M x n, bool) as 0 or 1 for samples flattened with their ``c`` channels
-    (M x n*c float32); for three, OpenCV's grey to colour (numpy's repeat is slower)."""
+    """``weight`` (M x n, bool) for samples flattened with their ``c`` channels (M x n*c,
+    bool: a product with it is the product with 0 or 1, with no array of floats made);
+    for three, OpenCV's grey to colour (numpy's repeat is slower)."""
+    weight = np.asarray(weight, bool)
     if c == 3:
         colour = cv2.cvtColor(np.ascontiguousarray(weight).view(np.uint8), cv2.COLOR_GRAY2BGR)
-        out: np.ndarray = colour.reshape(len(weight), -1).astype(np.float32)
+        out: np.ndarray = colour.reshape(len(weight), -1).view(bool)
         return out
-    return np.repeat(weight, c, axis=1).astype(np.float32) if c > 1 else weight.astype(np.float32)
+    return np.repeat(weight, c, axis=1) if c > 1 else weight
 
 
 _PER_CHANNEL: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -395,7 +397,7 @@ def window_means(samples: np.ndarray, weight: np.ndarray | None, k: int) -> np.n
         assert weight is not None
         rows = part if len(part) < len(weight) else slice(None)  # no copies when all are
         seen = (_over_channels(weight[rows], c) if weight.ndim == 2
-                else weight[rows].reshape(len(part), n * c).astype(np.float32))
+                else weight[rows].reshape(len(part), n * c)).astype(np.float32)
         count = product(seen, total, False)
         means = product(flat[rows] * seen, total, False) / np.maximum(count, 1.0)
         out[rows] = np.where(count >= 0.25 * n, means, out[rows])
