@@ -96,15 +96,22 @@ def test_a_rim_at_its_face_outweighs_a_print_half_hidden_unless_objects_rims_var
     assert out[0].argmax() == 3 and np.minimum(out, most)[0, 3] < calibration.UNSURE
 
 
-def test_a_reflection_is_light_the_rim_does_not_show() -> None:
-    """A card brighter over its window than at its rim, beyond what its face's pictures
-    (and any object's) show there and beyond what the photo's clear cards reach,
-    carries a reflection; a veil over rim and window alike carries none."""
+def three_pictures() -> tuple[templates.Templates, np.ndarray, tuple[str, ...]]:
+    """Pictures of a closed back as bright inside as at its rim, a blank a little
+    brighter inside and an object a little darker; their rims; and the faces a rim is
+    compared with."""
     pictures = templates.Templates(("closed", "blank", "object"), np.zeros((3, 3)), (26, 26),
                                    2.0, np.zeros(3), np.array([[0.3] * 3, [0.95] * 3,
                                                                [0.6] * 3]), 0.0)
     picture_rims = np.array([[0.3] * 3, [0.9] * 3, [0.7] * 3])
-    faces = ("closed", "blank", "sleeper", "object")
+    return pictures, picture_rims, ("closed", "blank", "sleeper", "object")
+
+
+def test_a_reflection_is_light_the_rim_does_not_show() -> None:
+    """A card brighter over its window than at its rim, beyond what its face's pictures
+    (and any object's) show there and beyond what the photo's clear cards reach,
+    carries a reflection; a veil over rim and window alike carries none."""
+    pictures, picture_rims, faces = three_pictures()
     rim = np.array([[0.01, 0.5, np.inf, 0.2]] * 3)
     window = np.array([[0.9] * 3, [0.55] * 3, [0.35] * 3])
     rims = np.array([[0.4] * 3, [0.55] * 3, [0.3] * 3])
@@ -124,11 +131,7 @@ def test_a_reflection_is_light_the_rim_does_not_show() -> None:
 def test_the_bar_is_what_clear_cards_show_as_a_rule() -> None:
     """The clear cards' bar is their median: one clear card half under the lamp (its
     print still read) does not excuse the reflection on every other card."""
-    pictures = templates.Templates(("closed", "blank", "object"), np.zeros((3, 3)), (26, 26),
-                                   2.0, np.zeros(3), np.array([[0.3] * 3, [0.95] * 3,
-                                                               [0.6] * 3]), 0.0)
-    picture_rims = np.array([[0.3] * 3, [0.9] * 3, [0.7] * 3])
-    faces = ("closed", "blank", "sleeper", "object")
+    pictures, picture_rims, faces = three_pictures()
     rim = np.array([[0.01, 0.5, np.inf, 0.2]] * 4)
     window = np.array([[0.9] * 3, [0.3] * 3, [0.3] * 3, [0.9] * 3])
     rims = np.array([[0.4] * 3, [0.3] * 3, [0.3] * 3, [0.36] * 3])
