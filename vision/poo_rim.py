@@ -12,8 +12,9 @@ the light its window carries beyond its rim, more than its face's pictures and t
 photo's clear cards show (:func:`reflected`); a veil over a whole card, rim and all,
 hides nothing the rim could tell (an object drawn on the back's colour under a veil
 keeps its print's word). Nothing here is a constant of a photo: the rim's noise is how
-far the photo's clear cards' rims lie from their own faces' pictures, an object's rim
-as far again as the faces file's objects' rims lie apart.
+far the photo's clear cards' rims lie from their own faces' pictures; an object not in
+the faces file may have a rim that much further off as the file's objects' rims lie
+apart.
 """
 
 from __future__ import annotations
@@ -189,11 +190,11 @@ def weigh(odds: np.ndarray, rim: np.ndarray, noise: float, spread: float,
     no more than the square of how far), its scale the rim's ``noise``; an object's is
     the likelier of that (a drawing in the faces file) and one as wide as the noise with
     the ``spread`` of the objects' rims added (a drawing not in the faces file has a rim
-    of its own). A card whose rim lies nearer a
-    fixed face than an object while its print says object has mixed evidence: the face
-    is as sure as the less sure of the two between it and an object (the print's share
-    is below even), the object as sure as the print says times the rim's likelihood
-    ratio against it. Other cards are left as they are (``most`` 1)."""
+    of its own). A card whose rim lies nearer a fixed face than an object while its
+    print says object has mixed evidence: the face is as sure as the less sure of the
+    two between it and an object (the print's share is below even), the object as sure
+    as the print says times the rim's likelihood ratio against it. Other cards are left
+    as they are (``most`` 1)."""
     odds, most = odds.copy(), np.ones_like(odds)
     near = np.sqrt(rim ** 2 + noise ** 2)
     face = near[:, :-1].argmin(1)
