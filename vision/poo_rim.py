@@ -12,9 +12,9 @@ the light its window carries beyond its rim, more than its face's pictures and t
 photo's clear cards show (:func:`reflected`); a veil over a whole card, rim and all,
 hides nothing the rim could tell (an object drawn on the back's colour under a veil
 keeps its print's word). Nothing here is a constant of a photo: the rim's noise is how
-far the photo's clear cards' rims lie from their own faces' pictures; an object not in
-the faces file may have a rim that much further off as the file's objects' rims lie
-apart.
+far the photo's clear cards' rims lie from their own faces' pictures; the rim of an
+object not in the faces file may lie further off by as much as the file's objects'
+rims lie apart.
 """
 
 from __future__ import annotations
