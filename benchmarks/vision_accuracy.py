@@ -282,7 +282,7 @@ def main() -> None:
     p.add_argument("--games", nargs="*", default=list(GAMES), choices=GAMES)
     p.add_argument("--blender", nargs="*", type=Path, default=list(BLENDER_SETS.values()),
                    help="physically based sets to read (folders with truth.json); "
-                        "the nine committed ones unless given")
+                        "the ten committed ones unless given")
     args = p.parse_args()
     for folder in args.blender:
         if not (folder / "truth.json").is_file():
