@@ -61,9 +61,9 @@ BLENDER_SETS = {"blender": BLENDER,
                    for n in range(2, 11)}}
 """The committed physically based sets by the key the benchmark's JSON gives each: the
 one the tests read, and ``benchmarks/blender-seed2`` to ``blender-seed10``
-(``render_blender.py --seed N``), each rendered at the start of a session and read by
-no change of that session until its end (held out then; ``docs/vision.md`` says which
-session's)."""
+(``render_blender.py --seed N``), each rendered once and kept from the changes of the
+session it was rendered in but for reads before and after them (``docs/vision.md``
+says which session and how)."""
 LAYOUTS = sorted(named())
 GAMES = ("shoal", "poodivers")
 Read = Callable[[np.ndarray], Reading]

@@ -196,10 +196,9 @@ def weigh(odds: np.ndarray, rim: np.ndarray, noise: float, spread: float,
     as the print says times the rim's likelihood ratio against it. Other cards are left
     as they are (``most`` 1)."""
     odds, most = odds.copy(), np.ones_like(odds)
-    near = np.sqrt(rim ** 2 + noise ** 2)
-    face = near[:, :-1].argmin(1)
-    at = near[np.arange(len(near)), face]
-    k = np.flatnonzero(alone & np.isfinite(at) & (at < near[:, -1]) & np.isfinite(near[:, -1])
+    face = rim[:, :-1].argmin(1)
+    at = rim[np.arange(len(rim)), face]
+    k = np.flatnonzero(alone & np.isfinite(at) & (at < rim[:, -1]) & np.isfinite(rim[:, -1])
                        & (hidden > 0))
     if not k.size:
         return odds, most
