@@ -11,10 +11,11 @@ The rim speaks for a card as much as the reflection hides its print (:func:`weig
 the light its window carries beyond its rim, more than its face's pictures and the
 photo's clear cards show (:func:`reflected`); a veil over a whole card, rim and all,
 hides nothing the rim could tell (an object drawn on the back's colour under a veil
-keeps its print's word). Nothing here is a constant of a photo: the rim's noise is how
-far the photo's clear cards' rims lie from their own faces' pictures; the rim of an
-object not in the faces file may lie further off by as much as the file's objects'
-rims lie apart.
+keeps its print's word). Where the reflection spreads over the cards around it, the
+print says as much less as the reflection hides of it (:func:`shared`). Nothing here is
+a constant of a photo: the rim's noise is how far the photo's clear cards' rims lie from
+their own faces' pictures; the rim of an object not in the faces file may lie further
+off by as much as the file's objects' rims lie apart.
 """
 
 from __future__ import annotations
@@ -178,23 +179,42 @@ def reflected(window: np.ndarray, rims: np.ndarray, rim: np.ndarray,
     return out
 
 
+def shared(hidden: np.ndarray, corners: np.ndarray, size: tuple[float, float]
+           ) -> np.ndarray:
+    """Of each card's ``hidden`` share (K, :func:`reflected`), as much as two of its
+    neighbours (top-left ``corners`` K x 2, mm, within one and a half cards of ``size``
+    of its own) show too: a lamp's reflection spreads over the cards around its
+    brightest, while a drawing brighter inside its frame than any listed object's (an
+    object not in the faces file) is the card's own and its print's word stands."""
+    near = (np.abs(corners[:, None, :] - corners[None, :, :])
+            <= 1.5 * np.asarray(size, float)).all(-1)
+    np.fill_diagonal(near, False)
+    theirs = np.where(near, hidden[None, :], 0.0)
+    second = -np.partition(-theirs, 1, axis=1)[:, 1] if len(hidden) > 1 else 0.0 * hidden
+    out: np.ndarray = np.minimum(hidden, second)
+    return out
+
+
 def weigh(odds: np.ndarray, rim: np.ndarray, noise: float, spread: float,
-          alone: np.ndarray, hidden: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The odds (K x F, the object last) of the cards read as objects by being unlike
-    every face (``alone``) once their rims are weighed in, and the most each face may be
-    sure of (K x F). The rim speaks for what the print does not show (``hidden``, K: the
-    share of a print's evidence a reflection hides, :func:`reflected`): each face as
-    likely as its rim's likelihood to that power. A rim distance (``rim``, K x F) is
-    what is left of three channels once a share and a veil are fitted: one, whose
-    likelihood is Cauchy's (a rim a little off its face says little; one far off says
-    no more than the square of how far), its scale the rim's ``noise``; an object's is
-    the likelier of that (a drawing in the faces file) and one as wide as the noise with
-    the ``spread`` of the objects' rims added (a drawing not in the faces file has a rim
-    of its own). A card whose rim lies nearer a fixed face than an object while its
-    print says object has mixed evidence: the face is as sure as the less sure of the
-    two between it and an object (the print's share is below even), the object as sure
-    as the print says times the rim's likelihood ratio against it. Other cards are left
-    as they are (``most`` 1)."""
+          alone: np.ndarray, hidden: np.ndarray, common: np.ndarray | None = None
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """The odds (K x F, the object last) of the cards read as objects by being unlike every
+    face (``alone``) once their rims are weighed in, and the most each face may be sure of
+    (K x F). The rim speaks for what the print does not show (``hidden``, K: the share of a
+    print's evidence a reflection hides, :func:`reflected`): each face as likely as its
+    rim's likelihood to that power; where the reflection reaches its neighbours too
+    (``common``, K, :func:`shared`; none when not given), the print's odds count as much as
+    it leaves of the print's evidence (to the power of one less ``common``). A rim distance
+    (``rim``, K x F) is what is left of three channels once a share and a veil are fitted:
+    one, whose likelihood is Cauchy's (a rim a little off its face says little; one far off
+    says no more than the square of how far), its scale the rim's ``noise``; an object's is
+    the likelier of that (a drawing in the faces file) and one as wide as the noise with the
+    ``spread`` of the objects' rims added (a drawing not in the faces file has a rim of its
+    own). A card whose rim lies nearer a fixed face than an object while its print says
+    object has mixed evidence: the face is as sure as the less sure of the two between it
+    and an object (the print's share is below even), the object as sure as the print says
+    times the rim's likelihood ratio against it. Other cards are left as they are (``most``
+    1)."""
     odds, most = odds.copy(), np.ones_like(odds)
     face = rim[:, :-1].argmin(1)
     at = rim[np.arange(len(rim)), face]
@@ -211,6 +231,9 @@ def weigh(odds: np.ndarray, rim: np.ndarray, noise: float, spread: float,
                                                    wide / (wide ** 2 + d2[:, -1]), 0.0))
     f, i = face[k], np.arange(len(k))
     before = odds[k]
+    if common is not None:  # a print the reflection hides says that much less
+        before = before ** (1.0 - common[k, None])
+        before /= before.sum(1, keepdims=True)
     w = before * like ** hidden[k, None]
     odds[k] = w / w.sum(1, keepdims=True)
     # each evidence's share between the face and an object: the print's and the rim's

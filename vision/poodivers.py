@@ -364,7 +364,8 @@ class PooDiversReader:
         rim, noise, spread = found
         hidden = poo_rim.reflected(means, rims, rim, self.templates, self.pictures, faces,
                                    read >= 0)
-        return poo_rim.weigh(odds, rim, noise, spread, alone, hidden)
+        return poo_rim.weigh(odds, rim, noise, spread, alone, hidden,
+                             poo_rim.shared(hidden, corners, self.faces.card_mm))
 
 
 def read(photo: np.ndarray, faces: Faces, rows: tuple[str, ...], mat: MatSpec) -> Reading:

@@ -138,3 +138,44 @@ def test_the_bar_is_what_clear_cards_show_as_a_rule() -> None:
     clear = np.array([False, True, True, True])
     share = poo_rim.reflected(window, rims, rim, pictures, picture_rims, faces, clear)
     assert share[0] == pytest.approx(1 - (1 - 0.5 / 0.9) ** 2)
+
+
+def test_a_reflection_two_neighbours_share_is_the_lamps() -> None:
+    """Of a card's hidden share, as much as two of its neighbours show too counts as
+    the lamp's (a reflection spreads over the cards around its brightest); a card
+    brighter inside than its rim with one such neighbour, or none, keeps its print's
+    word. Cards 0-3 lie in a row and 4 two cards below card 0, no neighbour of any."""
+    hidden = np.array([0.6, 0.5, 0.4, 0.0, 0.7])
+    corners = np.array([[0, 0], [30, 0], [60, 0], [90, 0], [0, 60]], float)
+    common = poo_rim.shared(hidden, corners, (28.0, 28.0))
+    # card 1 has two neighbours (0.6 and 0.4): the second is 0.4; card 0 has one
+    assert common == pytest.approx([0.0, 0.4, 0.0, 0.0, 0.0])
+
+
+def test_a_print_the_reflection_around_it_hides_yields_to_its_rim() -> None:
+    """A card at a closed back's rim whose print leans to an object (0.80 to 0.15) 60 %
+    hidden, where the objects' rims vary as widely as this one lies from theirs: its
+    own reflection alone leaves the print's word (an object bright inside its frame);
+    the same reflection on the cards around it takes the print's odds to the power 0.4
+    and the rim reads a closed back, asked about."""
+    odds = np.array([[0.15, 0.0, 0.05, 0.80]])
+    rim = np.array([[0.01, 0.5, 0.4, 0.10]])
+    alone, hidden = np.array([True]), np.array([0.6])
+    out, _ = poo_rim.weigh(odds, rim, 0.01, 0.1, alone, hidden, np.array([0.0]))
+    assert out[0].argmax() == 3
+    out, most = poo_rim.weigh(odds, rim, 0.01, 0.1, alone, hidden, np.array([0.6]))
+    assert out[0].argmax() == 0 and np.minimum(out, most)[0, 0] < calibration.UNSURE
+
+
+def test_closed_backs_under_a_reflection_spread_over_them_are_closed() -> None:
+    """The Blender set's photo 18 (gloss table): the lamp's reflection lies over E6, F6
+    and F7, closed backs, and the cards around them; each print, washed out, is unlike
+    every face. Read as closed backs by their rims (objects before their neighbours'
+    share of the reflection was taken from the print's word)."""
+    shot, reader, image = blender_grid("photos/18.jpg")
+    reading = reader.read(image)
+    for cell in ("E6", "F6", "F7"):
+        assert shot["cells"][cell] == "closed"
+        assert reading.cells[cell] == "closed", (cell, reading.candidates[cell])
+    wrong = [c for c, v in shot["cells"].items() if reading.cells[c] != v]
+    assert not [c for c in wrong if c not in reading.unsure()], wrong
