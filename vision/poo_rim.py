@@ -11,8 +11,9 @@ The rim speaks for a card as much as the reflection hides its print (:func:`weig
 the light its window carries beyond its rim, more than its face's pictures and the
 photo's clear cards show (:func:`reflected`); a veil over a whole card, rim and all,
 hides nothing the rim could tell (an object drawn on the back's colour under a veil
-keeps its print's word). Where the reflection spreads over the cards around it, the
-print says as much less as the reflection hides of it (:func:`shared`). Nothing here is
+keeps its print's word). Where the reflection spreads over the cards around it, or the
+clear cards around it show a veil, the print says as much less as the reflection hides
+of it (:func:`shared`). Nothing here is
 a constant of a photo: the rim's noise is how far the photo's clear cards' rims lie from
 their own faces' pictures; the rim of an object not in the faces file may lie further
 off by as much as the file's objects' rims lie apart.
@@ -179,19 +180,20 @@ def reflected(window: np.ndarray, rims: np.ndarray, rim: np.ndarray,
     return out
 
 
-def shared(hidden: np.ndarray, corners: np.ndarray, size: tuple[float, float]
-           ) -> np.ndarray:
+def shared(hidden: np.ndarray, corners: np.ndarray, size: tuple[float, float],
+           veil: np.ndarray) -> np.ndarray:
     """Of each card's ``hidden`` share (K, :func:`reflected`), as much as two of its
     neighbours (top-left ``corners`` K x 2, mm, within one and a half cards of ``size``
-    of its own) show too: a lamp's reflection spreads over the cards around its
-    brightest, while a drawing brighter inside its frame than any listed object's (an
-    object not in the faces file) is the card's own and its print's word stands."""
+    of its own) show too, or as the ``veil`` the clear cards around it show (K,
+    :func:`vision.poo_veil.veiled`): a lamp's reflection spreads over the cards around
+    its brightest, while a drawing brighter inside its frame than any listed object's
+    (an object not in the faces file) is the card's own and its print's word stands."""
     near = (np.abs(corners[:, None, :] - corners[None, :, :])
             <= 1.5 * np.asarray(size, float)).all(-1)
     np.fill_diagonal(near, False)
     theirs = np.where(near, hidden[None, :], 0.0)
     second = -np.partition(-theirs, 1, axis=1)[:, 1] if len(hidden) > 1 else 0.0 * hidden
-    out: np.ndarray = np.minimum(hidden, second)
+    out: np.ndarray = np.minimum(hidden, np.maximum(second, veil))
     return out
 
 

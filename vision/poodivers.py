@@ -329,7 +329,7 @@ class PooDiversReader:
             odds, most = self._rims(view.rectified, low, flat, rectified_clip,
                                     corners + shift, odds,
                                     np.where(sure_of & ~alone, order[:, 0], -1), alone,
-                                    means)
+                                    means, veil)
             weighed = (most < 1).any(1)
             order[weighed] = np.argsort(-odds[weighed], 1, kind="stable")
             sure[weighed] = np.minimum(odds, most)[weighed]
@@ -347,11 +347,13 @@ class PooDiversReader:
 
     def _rims(self, rectified: np.ndarray, low: np.ndarray, flat: np.ndarray,
               clipped: np.ndarray, corners: np.ndarray, odds: np.ndarray, read: np.ndarray,
-              alone: np.ndarray, means: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+              alone: np.ndarray, means: np.ndarray, veil: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
         """:func:`vision.poo_rim.weigh` of the cards (top-left ``corners``, mm) in the
         rectified photo at its own resolution (the rim is 1.5 mm wide), over the light
         measured at the compared one (``low`` the photo there, ``flat`` over its light);
-        ``means`` each card's mean colour over its compared window."""
+        ``means`` each card's mean colour over its compared window, ``veil`` the veil
+        the clear cards around each show (:func:`vision.poo_veil.veiled`)."""
         cw, ch = self.faces.card_mm
         size = (round(cw * PX_PER_MM), round(ch * PX_PER_MM))
         rims = poo_rim.card_rims(rectified, low, flat, clipped, corners * PX_PER_MM, size,
@@ -365,7 +367,7 @@ class PooDiversReader:
         hidden = poo_rim.reflected(means, rims, rim, self.templates, self.pictures, faces,
                                    read >= 0)
         return poo_rim.weigh(odds, rim, noise, spread, alone, hidden,
-                             poo_rim.shared(hidden, corners, self.faces.card_mm))
+                             poo_rim.shared(hidden, corners, self.faces.card_mm, veil))
 
 
 def read(photo: np.ndarray, faces: Faces, rows: tuple[str, ...], mat: MatSpec) -> Reading:

@@ -142,14 +142,18 @@ def test_the_bar_is_what_clear_cards_show_as_a_rule() -> None:
 
 def test_a_reflection_two_neighbours_share_is_the_lamps() -> None:
     """Of a card's hidden share, as much as two of its neighbours show too counts as
-    the lamp's (a reflection spreads over the cards around its brightest); a card
-    brighter inside than its rim with one such neighbour, or none, keeps its print's
-    word. Cards 0-3 lie in a row and 4 two cards below card 0, no neighbour of any."""
+    the lamp's (a reflection spreads over the cards around its brightest), or as the
+    veil the clear cards around it show; a card brighter inside than its rim with one
+    such neighbour, or none, and no veil around, keeps its print's word. Cards 0-3 lie
+    in a row and 4 two cards below card 0, no neighbour of any."""
     hidden = np.array([0.6, 0.5, 0.4, 0.0, 0.7])
     corners = np.array([[0, 0], [30, 0], [60, 0], [90, 0], [0, 60]], float)
-    common = poo_rim.shared(hidden, corners, (28.0, 28.0))
+    common = poo_rim.shared(hidden, corners, (28.0, 28.0), np.zeros(5))
     # card 1 has two neighbours (0.6 and 0.4): the second is 0.4; card 0 has one
     assert common == pytest.approx([0.0, 0.4, 0.0, 0.0, 0.0])
+    # a veil around card 4 says its reflection is the lamp's, as far as both reach
+    veil = np.array([0.0, 0.0, 0.0, 0.0, 0.3])
+    assert poo_rim.shared(hidden, corners, (28.0, 28.0), veil)[4] == pytest.approx(0.3)
 
 
 def test_a_print_the_reflection_around_it_hides_yields_to_its_rim() -> None:
