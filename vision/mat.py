@@ -24,7 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import images
+from vision import images, mat_edges
 from vision.errors import VisionError
 
 PX_PER_MM = 2.0
@@ -37,7 +37,8 @@ MAT_GREY = 200
 """The mat's printed tone (0 black, 255 paper white): light, so white cards stand out."""
 
 MIN_MARKERS = 3
-"""Markers that must be seen: three still fix the homography when a hand hides one."""
+"""Markers that must be seen: three still fix the homography when a hand hides one; two
+do when ``mat.json`` gives the paper's size and its four edges show (:mod:`vision.mat_edges`)."""
 
 _DETECT_WIDTH = 1000
 """Photos wider than this are searched for markers near this width (reduced by the whole
@@ -340,16 +341,21 @@ def detect(spec: MatSpec, photo: np.ndarray, px_per_mm: float = PX_PER_MM) -> Ma
     if not found:
         raise VisionError("no markers found: is the mat in view? (the whole mat, its four "
                           "corner markers uncovered and in focus)")
-    if len(found) < min(MIN_MARKERS, len(spec.markers)):
-        seen = ", ".join(str(k) for k in sorted(found))
-        raise VisionError(f"only {len(found)} of the mat's {len(spec.markers)} markers found "
-                          f"(id {seen}); at least {MIN_MARKERS} are needed: bring the whole "
-                          "mat into view and keep hands and cards off the corner markers")
     src = np.concatenate([found[k] for k in sorted(found)])
     dst = np.concatenate([spec.marker_corners_mm(k) for k in sorted(found)])
+    two = len(found) == 2 and spec.sized  # the paper's edges may fix the rest
+    if len(found) < min(MIN_MARKERS, len(spec.markers)) and not two:
+        raise _too_few(spec, found)
     homography, _ = cv2.findHomography(src, dst, 0)
     if homography is None:
         raise VisionError("the markers found do not fit the mat file: is it the right mat.json?")
+    if len(found) < min(MIN_MARKERS, len(spec.markers)):
+        centres = np.array(list(spec.markers.values()), np.float64)
+        edged = mat_edges.refine(homography, photo, src, dst, spec.size_mm, centres,
+                                 spec.marker_mm)
+        if edged is None:
+            raise _too_few(spec, found, " and not all four of the paper's edges")
+        homography = edged
     ox, oy = spec.origin_mm
     scale = np.array([[px_per_mm, 0, -ox * px_per_mm], [0, px_per_mm, -oy * px_per_mm],
                       [0, 0, 1.0]])
@@ -357,6 +363,13 @@ def detect(spec: MatSpec, photo: np.ndarray, px_per_mm: float = PX_PER_MM) -> Ma
     rectified = cv2.warpPerspective(photo, scale @ homography, size, flags=cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_REPLICATE)
     return MatView(spec, homography, sorted(found), rectified, px_per_mm)
+
+
+def _too_few(spec: MatSpec, found: dict[int, np.ndarray], also: str = "") -> VisionError:
+    seen = ", ".join(str(k) for k in sorted(found))
+    return VisionError(f"only {len(found)} of the mat's {len(spec.markers)} markers found "
+                       f"(id {seen}){also}; at least {MIN_MARKERS} are needed: bring the "
+                       "whole mat into view and keep hands and cards off the corner markers")
 
 
 def read_photo(path: Path) -> np.ndarray:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -301,3 +302,27 @@ def test_the_poo_divers_reader_does_not_fall_back_on_the_whole_set() -> None:
         total += len(shot["cells"])
     assert wrong / total <= POO_NOW[0], f"{wrong} of {total} cells wrong"
     assert silent / total <= POO_NOW[1], f"{silent} of {total} wrong and not asked about"
+
+
+def test_two_markers_and_the_papers_edges_read_as_four() -> None:
+    """Set 1's first Shoal photo with two of its markers painted over in the colour of
+    the photo's top rows (the table): the paper's edges fix the mat, and the shoal is
+    read as with all four markers (exactly, as it is)."""
+    shot = _shots("shoal")[0]
+    table = SET / shot["table"]
+    spec = mat.load(table / "mat.json")
+    reader = ShoalReader(load_deck(table / "deck"), spec)
+    photo = load(SET / shot["file"])
+    assert reader.read(as_sent(photo)).cells == shot["cells"]
+    quads = mat.find_markers(spec, photo)
+    assert len(quads) == 4
+    paint = tuple(int(v) for v in np.median(photo[:8].reshape(-1, 3), 0))
+    for hidden in ([0, 1], [1, 2], [0, 3]):
+        covered = photo.copy()
+        for k in hidden:
+            quad = quads[sorted(quads)[k]]
+            grown = quad.mean(0) + 1.4 * (quad - quad.mean(0))
+            cv2.fillPoly(covered, [grown.round().astype(np.int32)], paint)
+        reading = reader.read(as_sent(covered))
+        assert reading.view is not None and len(reading.view.found) == 2
+        assert reading.cells == shot["cells"], hidden
