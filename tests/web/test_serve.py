@@ -81,7 +81,14 @@ def test_every_connection_is_watched_for_a_phone_that_went_away(tmp_path: Path) 
         return [b"ok"]
 
     server = commands.server(app, conf)
-    threading.Thread(target=server.run, daemon=True).start()
+    stop = threading.Event()
+
+    def serve() -> None:  # server.run() until stopped, so that the sockets are closed
+        while not stop.is_set():  # only once its loop has ended (not under its select)
+            server.asyncore.loop(timeout=0.05, map=server._map, count=1)
+
+    loop = threading.Thread(target=serve, daemon=True)
+    loop.start()
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=5):
             for _ in range(100):
@@ -95,4 +102,6 @@ def test_every_connection_is_watched_for_a_phone_that_went_away(tmp_path: Path) 
             assert conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == 5000
         assert server.adj.channel_request_lookahead >= 1
     finally:
+        stop.set()
+        loop.join(timeout=5)
         server.close()
