@@ -116,13 +116,14 @@ def _edge(grey: np.ndarray, homography: np.ndarray, edge: tuple[int, float, floa
         return None
     at = steps[best] + 0.5
     points = centre + at[:, None] * across
-    return _on_line(points[ok], strength[ok], t_span=(along[ok, 1 - axis]), length=length)
+    return _on_line(points[ok], strength[ok], along[ok, 1 - axis], length)
 
 
-def _on_line(points: np.ndarray, strength: np.ndarray, t_span: np.ndarray,
+def _on_line(points: np.ndarray, strength: np.ndarray, place: np.ndarray,
              length: float) -> np.ndarray | None:
     """The points that lie on one line (the steps' own spread as the tolerance), when
-    they span at least :data:`MIN_SHARE` of the edge; else ``None``."""
+    they span at least :data:`MIN_SHARE` of the edge (``place``: each point's mm along
+    it, of ``length``); else ``None``."""
     keep = strength >= np.median(strength) / 2  # a faint step is no paper edge
     for _ in range(3):
         if keep.sum() < 3:
@@ -132,7 +133,7 @@ def _on_line(points: np.ndarray, strength: np.ndarray, t_span: np.ndarray,
         off = np.abs((points[:, 0] - x0) * vy - (points[:, 1] - y0) * vx)
         spread = max(1.4826 * float(np.median(off[keep])), 0.5)
         keep = keep & (off <= 3 * spread)
-    if keep.sum() < 3 or np.ptp(t_span[keep]) < MIN_SHARE * length:
+    if keep.sum() < 3 or np.ptp(place[keep]) < MIN_SHARE * length:
         return None
     return points[keep]
 
@@ -148,12 +149,10 @@ def _solve(corners_px: np.ndarray, corners_mm: np.ndarray,
     its edge: the direct linear fit, corners two rows each, edge points one, in
     normalised coordinates; each edge weighs as much as one corner's pair of rows."""
     px = np.concatenate([corners_px, *[pts for _, pts in seen]]).astype(np.float64)
-    mu, scale = px.mean(0), np.sqrt(2) / max(float(np.std(px - px.mean(0)) * np.sqrt(2)),
-                                               1e-9)
+    mu, scale = px.mean(0), 1.0 / max(float(np.std(px - px.mean(0))), 1e-9)
     t_px = np.array([[scale, 0, -scale * mu[0]], [0, scale, -scale * mu[1]], [0, 0, 1]])
     mm_all = np.asarray(corners_mm, np.float64)
-    nu, mscale = mm_all.mean(0), np.sqrt(2) / max(float(np.std(mm_all - mm_all.mean(0))
-                                                         * np.sqrt(2)), 1e-9)
+    nu, mscale = mm_all.mean(0), 1.0 / max(float(np.std(mm_all - mm_all.mean(0))), 1e-9)
     t_mm = np.array([[mscale, 0, -mscale * nu[0]], [0, mscale, -mscale * nu[1]], [0, 0, 1]])
 
     def norm_px(p: np.ndarray) -> np.ndarray:

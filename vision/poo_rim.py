@@ -13,10 +13,10 @@ photo's clear cards show (:func:`reflected`); a veil over a whole card, rim and 
 hides nothing the rim could tell (an object drawn on the back's colour under a veil
 keeps its print's word). Where the reflection spreads over the cards around it, or the
 clear cards around it show a veil, the print says as much less as the reflection hides
-of it (:func:`shared`). Nothing here is
-a constant of a photo: the rim's noise is how far the photo's clear cards' rims lie from
-their own faces' pictures; the rim of an object not in the faces file may lie further
-off by as much as the file's objects' rims lie apart.
+of it (:func:`shared`). Nothing here is a constant of a photo: the rim's noise is how
+far the photo's clear cards' rims lie from their own faces' pictures; the rim of an
+object not in the faces file may lie further off by as much as the file's objects' rims
+lie apart.
 """
 
 from __future__ import annotations
