@@ -96,12 +96,19 @@ def _edge(grey: np.ndarray, homography: np.ndarray, edge: tuple[int, float, floa
     centre = _to_photo(inv, along)
     across = outer - inner
     px_per_mm = np.linalg.norm(across, axis=1)
-    across /= np.maximum(px_per_mm, 1e-9)[:, None]
+    h, w = grey.shape[:2]
+    # a loose fit can put part of an edge at or past the horizon: no band is sought there
+    sane = (np.isfinite(centre).all(1) & np.isfinite(px_per_mm)
+            & (reach * px_per_mm < max(h, w)))
+    if sane.sum() < 3:
+        return None
+    along, reach, centre = along[sane], reach[sane], centre[sane]
+    across, px_per_mm = across[sane] / np.maximum(px_per_mm[sane], 1e-9)[:, None], \
+        px_per_mm[sane]
     half = np.ceil(reach * px_per_mm).astype(int)
     steps = np.arange(-half.max(), half.max() + 1, dtype=np.float32)
     xs = (centre[:, None, 0] + steps[None, :] * across[:, None, 0]).astype(np.float32)
     ys = (centre[:, None, 1] + steps[None, :] * across[:, None, 1]).astype(np.float32)
-    h, w = grey.shape[:2]
     inside = (xs >= 1) & (xs <= w - 2) & (ys >= 1) & (ys <= h - 2)
     profile = cv2.remap(grey, xs, ys, cv2.INTER_LINEAR).reshape(len(along), len(steps), -1)
     change = np.sqrt((np.diff(profile, axis=1) ** 2).sum(-1))
