@@ -26,6 +26,10 @@ ALONG = (0.2, 0.8)
 """The stretch of a side looked at (shares of its length): clear of the corners, where
 other cards' edges cross it."""
 
+NOISE = float(np.sqrt(3)) / 255
+"""The least a side with no edge measures: one grey level in each channel, what an 8-bit
+photo shows of a flat colour at least (a clean photo's bare mat measures less)."""
+
 LEAST = 3
 """Sides of each kind (card edges, none) a photo must show to say what an edge is."""
 
@@ -67,8 +71,11 @@ class Outline:
     section column, none) of the cells ``found`` facing bare mat are card edges, the
     sides between two bare cells are none, and a side shows an edge when it is nearer
     the first than the second, on a scale of ratios (their geometric mean: how sharp an
-    edge is scales with the light). ``edge`` is ``None`` when the photo has fewer than
-    :data:`LEAST` sides of either kind to compare. Each side is measured once."""
+    edge is scales with the light). Card edges are only those sharper than nine in ten
+    sides with none, when at least :data:`LEAST` are (a made-up card's sections with fish
+    face bare mat with no edge there), and no edge measures less than :data:`NOISE`.
+    ``edge`` is ``None`` when the photo has fewer than :data:`LEAST` sides of either kind
+    to compare. Each side is measured once."""
 
     def __init__(self, found: dict[Cell, int], cells: list[Cell], corners_mm: np.ndarray,
                  size_mm: tuple[float, float], rectified: np.ndarray, plain: np.ndarray,
@@ -82,9 +89,12 @@ class Outline:
         none = [v for c in cells if c not in found
                 for v in self.sides(c, ("right", "bottom")).values()]
         self.edge: float | None = None
+        if len(none) >= LEAST:
+            sharp = [v for v in card if v > np.quantile(none, 0.9)]
+            card = sharp if len(sharp) >= LEAST else card
         if len(card) >= LEAST and len(none) >= LEAST:
             self.edge = float(np.sqrt(max(float(np.median(card)), 1e-6)
-                                      * max(float(np.median(none)), 1e-6)))
+                                      * max(float(np.median(none)), NOISE)))
 
     def again(self, found: dict[Cell, int]) -> Outline:
         """The outline of other cells ``found`` in the same photo and lattice, with the
@@ -114,7 +124,10 @@ class Outline:
         """``found`` (cell -> section column 4n + q, as :func:`vision.peel.peel`) less the
         plain sections that show no card edge on any of their outer sides facing bare
         mat (a cell not found: one of ``cells``, or beyond them, towards the mat's edge,
-        where no card is read either); all of them when :attr:`edge` is ``None``. Those
+        where no card is read either), then less the cards (a card: its sections read
+        at one place) that show none on any of two or more such sides, whatever their
+        sections: bare mat beside a card's edge taken for a card's plain sections brings
+        the rest of that card with it. All of them when :attr:`edge` is ``None``. Those
         found after are these."""
         if self.edge is None:
             return self.found
@@ -123,6 +136,17 @@ class Outline:
             sides = list(self.sides(c, OUTER[col % 4]).values()) if self.plain[col] else []
             if not sides or max(sides) > self.edge:
                 out[c] = col
+        self.found = out
+        cards: dict[tuple[int, Cell], list[Cell]] = {}
+        for c, col in out.items():  # a card by its picture and its top-left cell
+            q = col % 4
+            cards.setdefault((col // 4, (c[0] - q % 2, c[1] - q // 2)), []).append(c)
+        ghosts = set()
+        for cs in cards.values():
+            sides = [v for c in cs for v in self.sides(c, OUTER[out[c] % 4]).values()]
+            if len(sides) >= 2 and max(sides) <= self.edge:
+                ghosts.update(cs)
+        out = {c: col for c, col in out.items() if c not in ghosts}
         self.found = out
         return out
 

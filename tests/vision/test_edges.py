@@ -142,3 +142,19 @@ def test_a_side_s_sharpness_is_the_largest_step_of_its_mean_colour_along_it(side
     d = round(edges.STEP_MM * s)
     step = profile[2 * d:] - profile[:-2 * d]
     assert edges.strength(image, corner, size, side) == float(np.sqrt((step * step).sum(-1)).max())
+
+
+def test_a_card_whose_outline_shows_nowhere_it_faces_bare_mat_is_not_there() -> None:
+    """Bare mat beside a card's edge taken for a card's plain sections brings the rest of
+    that card with it, and of more such cards, whose sections with fish face bare mat
+    with no outline there: more of them than the true card's. They are not read, however
+    many of them there are, while the true card, whose outline shows, is."""
+    image = photo([(3, 1)])
+    image += np.random.default_rng(0).normal(0.0, 1 / 255, image.shape).astype(np.float32)
+    plain = np.zeros(12, bool)
+    plain[[5, 7]] = True
+    true = {(3, 1): 0, (4, 1): 1, (3, 2): 2, (4, 2): 3}  # card 0 at (3, 1): fish
+    found = {**true,
+             (1, 1): 4, (2, 1): 5, (1, 2): 6, (2, 2): 7,  # card 1: its plain right half
+             (1, 3): 8, (2, 3): 9, (1, 4): 10, (2, 4): 11}  # at card 0's edge; card 2
+    assert edges.Outline(found, CELLS, CORNERS, SECTION, image, plain).outlined() == true

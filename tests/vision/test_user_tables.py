@@ -184,6 +184,16 @@ def test_bare_mat_at_the_mats_edge_between_cards_is_no_plain_section(user_table:
     assert errors(scene.cells, reading.cells) == 0
 
 
+def test_bare_mat_beside_the_shoal_brings_no_made_up_cards(user_table: Tables) -> None:
+    """Under this easy photo's cast the project-style mat is the colour of the cards'
+    water, and bare mat beside the shoal's left edge matched plain sections (that edge
+    where their frame would be), each bringing the rest of a made-up card with it: 13
+    cells wrong, none of the made-up cards' outlines showing where they face bare mat.
+    One is left: a plain section by a marker."""
+    scene, reading = read_as_sent(user_table("project"), 5007, "easy")
+    assert errors(scene.cells, reading.cells, shoal=True) <= 1
+
+
 def test_a_cell_that_disagrees_with_its_card_shows_its_own_value_and_is_asked(
         user_table: Tables) -> None:
     """The grey table's easy photo 10001, sent as a phone sends it: the peel takes a card
