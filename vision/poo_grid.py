@@ -8,7 +8,8 @@ them are the cards; they lie on a lattice: its pitch along each axis is the one 
 their positions agree best (their phases), the layout's shape then slides over the
 lattice to where it holds the most of them, less the places it would lay on bare mat
 (an outline below what the candidates off the lattice score: cards washed out at one
-edge of the layout hold little, and the bare mat beyond the other must not win), and
+edge of the layout hold little, and the bare mat beyond the other must not win) or where
+no card may lie (over the mat's edge or a marker, or off the photo: as bare mat), and
 the grid's origin and pitch are fitted to the cards it holds. The pitch is sought
 from the card's size up to the widest at which the whole layout still lies on the mat
 (however far apart the cards are laid).
@@ -167,7 +168,7 @@ def find_grid(small: np.ndarray, card_mm: tuple[float, float], rows: tuple[str, 
     np.add.at(held, (row - r0, col - c0), w)
     held = np.pad(held, ((0, len(rows)), (0, len(rows[0]))))
     floor = float(np.median(off)) if off.size else float(np.median(value))
-    held -= _bare(score, fx + c0 * px, fy + r0 * py, px, py, held.shape, floor)
+    held -= _bare(score, where, fx + c0 * px, fy + r0 * py, px, py, held.shape, floor)
     shape = np.array([[m == "#" for m in line] for line in rows], np.float32)
     fit = cv2.filter2D(held.astype(np.float32), -1, shape, anchor=(0, 0),
                        borderType=cv2.BORDER_CONSTANT)
@@ -184,18 +185,22 @@ def find_grid(small: np.ndarray, card_mm: tuple[float, float], rows: tuple[str, 
     return Grid(gx[0], gy[0], gx[1], gy[1])
 
 
-def _bare(score: np.ndarray, x0: float, y0: float, px: float, py: float,
-          shape: tuple[int, ...], floor: float) -> np.ndarray:
+def _bare(score: np.ndarray, where: np.ndarray, x0: float, y0: float, px: float,
+          py: float, shape: tuple[int, ...], floor: float) -> np.ndarray:
     """How far below ``floor`` the outline ``score`` (1 px/mm) falls at each lattice
-    place (row, col; place (0, 0) at ``x0``, ``y0`` mm), 0 off the image; its best within
-    a quarter pitch (a card lies a little off its place, as the peaks held may)."""
+    place (row, col; place (0, 0) at ``x0``, ``y0`` mm), its best within a quarter pitch
+    (a card lies a little off its place, as the peaks held may); ``floor`` itself where
+    no card may lie (off the image, or off ``where``: over the mat's edge or a marker),
+    as if no outline showed there: a layout slid off its cards, over the mat's edge,
+    loses by it as it does onto bare mat."""
     reach = (2, 2)
     score = cv2.dilate(score, np.ones((2 * reach[1] + 1, 2 * reach[0] + 1), np.uint8))
     rr, cc = np.mgrid[:shape[0], :shape[1]]
     x = np.round((x0 + cc * px) * FEATURE_PX_PER_MM).astype(int)
     y = np.round((y0 + rr * py) * FEATURE_PX_PER_MM).astype(int)
     on = (x >= 0) & (y >= 0) & (x < score.shape[1]) & (y < score.shape[0])
-    out = np.zeros(shape)
+    on[on] = where[y[on], x[on]]
+    out = np.full(shape, floor)
     out[on] = np.maximum(floor - score[y[on], x[on]], 0.0)
     return out
 
