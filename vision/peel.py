@@ -27,6 +27,10 @@ every channel) is hidden by glare (:func:`hidden`): more of a card there is unkn
 known."""
 
 
+BESIDE: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
+"""A cell's four neighbours across its sides."""
+
+
 def two_groups(values: np.ndarray) -> tuple[float, float]:
     """Where a set of values splits best in two (Otsu's criterion: the split that
     leaves each side least spread), and the median of the lower side."""
@@ -95,6 +99,16 @@ def doubts(cells: list[Cell], found: dict[Cell, int], sections: np.ndarray, spli
             return sorted(out, key=lambda c: (c[1], c[0]))
         out += new
         near.update(new)
+
+
+def holes(cells: list[Cell], shoal: set[Cell]) -> list[Cell]:
+    """The cells of ``cells`` not in the ``shoal`` (cells found or asked about) with one
+    of its cells on each of their four sides: a player seldom leaves bare mat there, and
+    a card the lamp washes out there shows no outline of its own to be asked about by
+    (:func:`doubts`)."""
+    return sorted((c for c in cells if c not in shoal
+                   and all((c[0] + dx, c[1] + dy) in shoal for dx, dy in BESIDE)),
+                  key=lambda c: (c[1], c[0]))
 
 
 def hidden(cells: list[Cell], seen: np.ndarray, shoal: set[Cell]) -> list[Cell]:

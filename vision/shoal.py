@@ -76,7 +76,17 @@ from vision.decks import Deck, load_deck
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect, mat_of
 from vision.mat_colour import mat_coloured
-from vision.peel import QUADRANTS, Cell, card_priors, doubts, hidden, outshone, peel, two_groups
+from vision.peel import (
+    QUADRANTS,
+    Cell,
+    card_priors,
+    doubts,
+    hidden,
+    holes,
+    outshone,
+    peel,
+    two_groups,
+)
 from vision.reading import Reading, timed
 from vision.washed import faint_sections, read_by_card, through_veil, top_at_contrast
 
@@ -300,6 +310,8 @@ class ShoalReader:
             doubtful = sorted(set(doubtful) | set(doubts(cells, found, faint, faint_stop,
                                                          plain)), key=lambda c: (c[1], c[0]))
             sections = np.maximum(sections, faint)
+        doubtful = sorted({*doubtful, *holes(cells, {*found, *doubtful})},
+                          key=lambda c: (c[1], c[0]))
         for c in doubtful:
             k = index[c]
             name = f"{c[0] - x_min},{c[1] - y_min}"

@@ -413,6 +413,16 @@ def test_doubts_are_fish_like_cells_the_peel_left_bare_beside_the_shoal() -> Non
     assert peel.doubts(CELLS, {}, corr, 0.3, plain) == []
 
 
+def test_a_hole_in_the_shoal_is_asked_about() -> None:
+    """A cell with a cell of the shoal on each of its four sides (a card the lamp washes
+    out, where a player seldom leaves bare mat) is asked about; a cell with the shoal on
+    three sides and bare mat on the fourth is not, nor bare mat around the shoal."""
+    cells = [(i, j) for j in range(6) for i in range(5)]
+    ring = {(1, 1), (2, 1), (3, 1), (1, 2), (3, 2), (1, 3), (3, 3)}
+    assert peel.holes(cells, ring) == []  # (2, 2) open below
+    assert peel.holes(cells, ring | {(2, 3)}) == [(2, 2)]
+
+
 def test_a_cells_card_mates_say_which_section_it_shows() -> None:
     """Three cells that clearly show card 1's sections put most of the fourth cell's prior
     on card 1's section there; the rest is even over every section (a card above that the
