@@ -120,38 +120,28 @@ def test_the_grid_is_found_from_the_cards_whatever_the_mat(
         assert np.abs(off).max() < min(table.style.card_mm) / 3, (style, light, seed)
 
 
-def test_a_layout_is_not_slid_a_line_off_its_cards_onto_the_bare_mat(
+@pytest.mark.parametrize(("style", "seed", "tier", "layout", "most"), [
+    ("grey", 9000, "hard", "cow", 6),
+    ("offwhite", 4005, "medium", "square", 0),
+])
+def test_a_layout_is_not_slid_a_line_off_its_cards(
+        style: str, seed: int, tier: str, layout: str, most: int,
         user_table: Callable[[str], Table]) -> None:
-    """A hard photo of a grey mat whose bottom lines of cards a veil washes out: their
-    outlines hold little weight, and the layout slid up a line (its top line on bare
-    mat, read as blanks) held as much as where the cards lie; 37 of the 68 cards were
-    read as their neighbours, 34 of them sure. The bare mat's places now count against
-    a placement."""
-    table = user_table("grey")
-    scene = table.poodivers(9000, "hard", "cow")
-    reading = read_grid(table, "cow", scene.photo)
+    """A layout whose last line of cards is faint, its outlines holding little weight,
+    was slid a line off its cards: on the grey mat's hard photo (its bottom lines washed
+    out by a veil) onto bare mat, read as blanks, 37 of 68 cards read as their neighbours,
+    34 of them sure; on the off-white mat's medium photo (a square laid near the mat's
+    top edge) over the mat's edge, off the photo's outlines, where it cost nothing, 43 of
+    64, every one sure. The bare mat's places, and those where no card may lie, now count
+    against a placement."""
+    table = user_table(style)
+    scene = table.poodivers(seed, tier, layout)
+    reading = read_grid(table, layout, scene.photo)
     laid = {p["cell"]: p["centre_mm"] for p in scene.placements}
     off = np.array([(x + w / 2 - laid[c][0], y + h / 2 - laid[c][1])
                     for c, (x, y, w, h) in reading.boxes_mm.items()])
     assert np.abs(off).max() < min(table.style.card_mm) / 3
-    assert len(misread(scene.cells, reading.cells)) <= 6
-
-
-def test_a_layout_is_not_slid_a_line_over_the_mats_edge(
-        user_table: Callable[[str], Table]) -> None:
-    """A medium photo of a square layout laid near the mat's top edge, its bottom line
-    of cards faint: slid up a line, its top line lay over the mat's edge, off the photo's
-    outlines, and cost nothing there, while the faint line it left cost a little; 43 of
-    the 64 cards were read as their neighbours, every one of them sure. A place where no
-    card may lie now counts against a placement as bare mat does."""
-    table = user_table("offwhite")
-    scene = table.poodivers(4005, "medium", "square")
-    reading = read_grid(table, "square", scene.photo)
-    laid = {p["cell"]: p["centre_mm"] for p in scene.placements}
-    off = np.array([(x + w / 2 - laid[c][0], y + h / 2 - laid[c][1])
-                    for c, (x, y, w, h) in reading.boxes_mm.items()])
-    assert np.abs(off).max() < min(table.style.card_mm) / 3
-    assert misread(scene.cells, reading.cells) == {}
+    assert len(misread(scene.cells, reading.cells)) <= most
 
 
 @given(st.lists(st.floats(0.85, 1.0), min_size=6, max_size=6),
