@@ -73,7 +73,7 @@ class Outline:
     the first than the second, on a scale of ratios (their geometric mean: how sharp an
     edge is scales with the light). Card edges are only those sharper than nine in ten
     sides with none, when at least :data:`LEAST` are (a made-up card's sections with fish
-    face bare mat with no edge there), and no edge measures less than :data:`NOISE`.
+    face bare mat with no edge there), and sides with none measure :data:`NOISE` at least.
     ``edge`` is ``None`` when the photo has fewer than :data:`LEAST` sides of either kind
     to compare. Each side is measured once."""
 

@@ -198,7 +198,7 @@ def _bare(score: np.ndarray, where: np.ndarray, x0: float, y0: float, px: float,
     rr, cc = np.mgrid[:shape[0], :shape[1]]
     x = np.round((x0 + cc * px) * FEATURE_PX_PER_MM).astype(int)
     y = np.round((y0 + rr * py) * FEATURE_PX_PER_MM).astype(int)
-    on = (x >= 0) & (y >= 0) & (x < score.shape[1]) & (y < score.shape[0])
+    on = (x >= 0) & (y >= 0) & (x < where.shape[1]) & (y < where.shape[0])
     on[on] = where[y[on], x[on]]
     out = np.full(shape, floor)
     out[on] = np.maximum(floor - score[y[on], x[on]], 0.0)
