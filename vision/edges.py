@@ -90,7 +90,8 @@ class Outline:
                 for v in self.sides(c, ("right", "bottom")).values()]
         self.edge: float | None = None
         if len(none) >= LEAST:
-            sharp = [v for v in card if v > np.quantile(none, 0.9)]
+            bare = float(np.quantile(none, 0.9))
+            sharp = [v for v in card if v > bare]
             card = sharp if len(sharp) >= LEAST else card
         if len(card) >= LEAST and len(none) >= LEAST:
             self.edge = float(np.sqrt(max(float(np.median(card)), 1e-6)
