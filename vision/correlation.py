@@ -29,11 +29,13 @@ from vision.matching import (
 if TYPE_CHECKING:
     from vision.templates import Templates
 
-def _unit(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
-          templates: Templates, shifts: tuple[int, ...]) -> np.ndarray:
+def _deplaned(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
+              templates: Templates, shifts: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Each box (top-left ``corners_mm``, M x 2) at each shift (as :func:`sample`) as
     templates are compared: each channel's plane removed over its known samples, the
-    clipped ones left out, made a unit vector (M*S x D)."""
+    clipped ones left out (M*S x D), and one over its length (M*S): its products with
+    the unit templates, times that, are its correlations (the products are scaled, not
+    the boxes, which hold several times as many numbers)."""
     box, inset = templates.box_mm, templates.inset_mm
     ww, wh = window(box, inset)
     q = plane_basis(ww, wh)
@@ -41,16 +43,17 @@ def _unit(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     weight = known_samples(known, corners_mm, box, inset, shifts)
     flat = (deplane(samples, q) if weight is None else deplane_weighted(samples, weight, q)
             ).reshape(len(samples), -1)
-    out: np.ndarray = flat / np.maximum(np.sqrt(np.einsum("ij,ij->i", flat, flat)), 1e-9)[:, None]
-    return out
+    scale: np.ndarray = 1.0 / np.maximum(np.sqrt(np.einsum("ij,ij->i", flat, flat)), 1e-9)
+    return flat, scale
 
 
 def _correlate(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
-               templates: Templates, shifts: tuple[int, ...]) -> np.ndarray:
+              templates: Templates, shifts: tuple[int, ...]) -> np.ndarray:
     """Correlation of each box (top-left ``corners_mm``, M x 2) at each shift (as
     :func:`sample`) with each template (M*S x N), over the box's known samples only."""
-    out: np.ndarray = product(_unit(small, known, corners_mm, templates, shifts),
-                              templates.unit.T)
+    flat, scale = _deplaned(small, known, corners_mm, templates, shifts)
+    out: np.ndarray = product(flat, templates.unit.T)
+    out *= scale[:, None]
     return out
 
 
@@ -86,8 +89,8 @@ def correlations(small: np.ndarray, known: np.ndarray, corners_mm: np.ndarray,
     else:  # nothing but the fine shifts about it
         ncc = np.full((k, n), -np.inf, np.float32)
         start = np.broadcast_to(around[:, None, :], (k, n, 2))
-    near_cube = product(_unit(small, known, corners + around, templates, FINE_MM),
-                        templates.unit.T).reshape(k, len(fine), n)
+    near_cube = _correlate(small, known, corners + around, templates, FINE_MM
+                          ).reshape(k, len(fine), n)
     near = near_cube.max(1)
     out: np.ndarray = np.maximum(ncc, near)
     top = out.argmax(1)  # the best template's shift, where it correlated best

@@ -124,8 +124,9 @@ def test_a_box_seen_whole_correlates_as_when_its_weights_are_all_one() -> None:
     q = matching.plane_basis(*matching.window(BOX_MM, INSET_MM))
     ones = np.ones(samples.shape[:2], bool)
     flat = matching.deplane_weighted(samples, ones, q).reshape(len(samples), -1)
-    unit = flat / np.maximum(np.sqrt(np.einsum("ij,ij->i", flat, flat)), 1e-9)[:, None]
-    assert np.array_equal(whole, weighed) and np.array_equal(whole, unit @ t.unit.T)
+    scale = 1.0 / np.maximum(np.sqrt(np.einsum("ij,ij->i", flat, flat)), 1e-9)
+    assert np.array_equal(whole, weighed)
+    assert np.array_equal(whole, (flat @ t.unit.T) * scale[:, None])
 
 
 def test_a_batch_of_whole_and_clipped_boxes_is_each_box_fitted_alone() -> None:
