@@ -46,12 +46,18 @@ def _band(size: tuple[int, int], px_per_mm: float) -> np.ndarray:
 
 def picture_rims(faces: Faces, px_per_mm: float) -> np.ndarray:
     """Each picture's rim colour (N x 3, paper white 1, in the order of
-    :func:`vision.templates.poo_templates`)."""
+    :func:`vision.templates.poo_templates`), cached on disk as the templates are."""
     size = (round(faces.card_mm[0] * px_per_mm), round(faces.card_mm[1] * px_per_mm))
-    band = _band(size, px_per_mm)
-    out = [cv2.resize(images.load(p), size, interpolation=cv2.INTER_AREA)[band].mean(0) / 255
-           for paths in faces.faces.values() for p in paths]
-    return np.array(out, np.float64).reshape(-1, 3)
+    paths = [p for ps in faces.faces.values() for p in ps]
+
+    def build() -> templates.Arrays:
+        band = _band(size, px_per_mm)
+        rims = [cv2.resize(images.load(p), size, interpolation=cv2.INTER_AREA)[band].mean(0)
+                / 255 for p in paths]
+        return {"rims": np.array(rims, np.float64).reshape(-1, 3)}
+
+    name = f"rims-{px_per_mm:g}-{RIM_MM[0]:g}-{RIM_MM[1]:g}"
+    return templates.stored(name, templates.key("rims", faces.path, paths), build)[0]["rims"]
 
 
 def card_rims(photo: np.ndarray, low: np.ndarray, flat: np.ndarray, clipped: np.ndarray,

@@ -39,7 +39,7 @@ from vision.matching import (
     window,
 )
 
-CODE = ("templates", "matching", "blas", "images", "calibration", "closer")
+CODE = ("templates", "matching", "blas", "images", "calibration", "closer", "poo_rim")
 """The modules (of this package) whose arithmetic the cache holds: any change to their
 source builds it anew, as a new numpy or OpenCV does."""
 
@@ -136,7 +136,8 @@ def _code() -> bytes:
     return h.digest()
 
 
-def _key(kind: str, file: Path, images: list[Path]) -> str:
+def key(kind: str, file: Path, images: list[Path]) -> str:
+    """The cache key of what is worked out of ``file`` and its ``images`` by :data:`CODE`."""
     h = hashlib.sha256(kind.encode())
     h.update(_code())
     h.update(file.read_bytes())
@@ -203,10 +204,10 @@ def _cached(kind: str, file: Path, images: list[Path], box_mm: tuple[float, floa
                 "means": np.stack([m for _, _, m in feats]).astype(np.float32),
                 "wear": np.array(_wear(features, worse))}
 
-    key = _key(kind, file, images)
-    data, cached = stored(kind, key, arrays)
+    files = key(kind, file, images)
+    data, cached = stored(kind, files, arrays)
     return Templates(tuple(str(s) for s in data["labels"]), data["features"], box_mm,
-                     inset_mm, data["worn"], data["means"], float(data["wear"]), cached, key)
+                     inset_mm, data["worn"], data["means"], float(data["wear"]), cached, files)
 
 
 SECTION_INSETS_MM = (WORN_MM + BLUR_MM, 3.0)
@@ -275,7 +276,7 @@ def sharp_sections(deck: Deck, inset_mm: float) -> np.ndarray:
                     windows.append(img[y:y + wh, x:x + ww])
         return {"sections": closer.unit_windows(np.stack(windows))}
 
-    return stored(f"sharp-{inset_mm:g}", _key("sharp", deck_file, images_), build)[0]["sections"]
+    return stored(f"sharp-{inset_mm:g}", key("sharp", deck_file, images_), build)[0]["sections"]
 
 
 def whole_cards(deck: Deck, px_per_mm: float, inset_mm: float) -> np.ndarray:
@@ -294,7 +295,7 @@ def whole_cards(deck: Deck, px_per_mm: float, inset_mm: float) -> np.ndarray:
                        interpolation=cv2.INTER_AREA)[i:size[1] - i, i:size[0] - i]
             for p in images_]).astype(np.float32)}
 
-    return stored(f"whole-{px_per_mm:g}-{inset_mm:g}", _key("whole", deck_file, images_),
+    return stored(f"whole-{px_per_mm:g}-{inset_mm:g}", key("whole", deck_file, images_),
                   build)[0]["cards"]
 
 
