@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.cli import main
@@ -79,6 +80,22 @@ def test_hard_photos_stay_above_the_accuracy_bound(deck: Deck, reader: shoal.Sho
         wrong += errors(s.cells, reading.cells)
         total += len(s.cells)
     assert wrong / total <= 0.05, f"{wrong} of {total} cells wrong"
+
+
+def test_a_card_washed_out_in_the_middle_of_the_shoal_is_asked_about(
+        deck: Deck, reader: shoal.ShoalReader, a3: MatSpec) -> None:
+    """A section the lamp's reflection turns an even white (below clipping, so not glare
+    to retake) shows no outline and matches nothing; with the shoal on all four sides it
+    is a hole a player seldom leaves, asked about rather than left out silently."""
+    s = scene(deck, a3, 11, "clean")
+    x, y, w, h = reader.read(s.photo).boxes_mm["2,2"]
+    corners = s.to_photo(np.array([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], float))
+    photo = s.photo.copy()
+    cv2.fillConvexPoly(photo, np.round(corners).astype(np.int32), (236, 236, 236))
+    reading = reader.read(photo)
+    assert "2,2" not in reading.cells and "2,2" in reading.doubtful
+    assert "2,2" in reading.unsure() and reading.hidden == []
+    assert reading.cells == {k: v for k, v in s.cells.items() if k != "2,2"}
 
 
 def test_score_from_a_photo_equals_the_score_of_the_true_layout(deck_dir: Path, deck: Deck,
