@@ -10,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision import calibration, poo_rim, templates
+from vision import calibration, images, poo_rim, templates
+from vision.decks import Faces
+from vision.mat import PX_PER_MM
 
 from .helpers import blender_grid
 
@@ -183,3 +185,16 @@ def test_closed_backs_under_a_reflection_spread_over_them_are_closed() -> None:
         assert reading.cells[cell] == "closed", (cell, reading.candidates[cell])
     wrong = [c for c, v in shot["cells"].items() if reading.cells[c] != v]
     assert not [c for c in wrong if c not in reading.unsure()], wrong
+
+
+def test_the_pictures_rims_are_read_from_the_images_once(
+        faces: Faces, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line builds a reader for each photo: the faces file's picture rims
+    are cached with its templates, not read from every image again."""
+    first = poo_rim.picture_rims(faces, PX_PER_MM)
+    loaded: list[object] = []
+    monkeypatch.setattr(images, "load", lambda path: loaded.append(path))
+    again = poo_rim.picture_rims(faces, PX_PER_MM)
+    assert loaded == [] and np.array_equal(first, again)
+    assert first.shape == (sum(len(v) for v in faces.faces.values()), 3)
+    assert ((first > 0) & (first <= 1)).all()
