@@ -18,8 +18,9 @@ Then it times ``companion vision read`` of each game as a whole process (start-u
 loading, reading, JSON out) on ``--cli`` photos, one process at a time and two at once,
 as a person runs it (``CLI_UNSET``); ``--cli-only`` times only that.
 It tallies how often cells are right at each confidence (``calibration``: a cell read at
-0.9 should be right about 9 times in 10). Prints one JSON object. Scene rendering is not
-timed.
+0.9 should be right about 9 times in 10). ``--wrong-cells`` names every cell read wrong,
+missed or made up, per group (``wrong_cells``), to look at. Prints one JSON object.
+Scene rendering is not timed.
 """
 
 # ruff: noqa: E402  (BLAS must be told "one thread" before numpy is imported)
@@ -108,18 +109,22 @@ def calibration(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]]) -> dict[str, Any]:
+def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]], cells: bool = False
+            ) -> dict[str, Any]:
     """Read each (photo, truth, reader) from a JPEG as a phone sends it. ``silent``: the
     cells read wrong, missed or made up that the reading does not list as unsure (a
     player is not asked about them); ``unwarned``: those of them that it does not name
     as hidden by glare either (the players are told to take the photo again:
     ``retakes`` counts the photos that say so). A refused photo's cells count as wrong
-    but neither silent nor unwarned: the refusal tells the players why and what to do."""
-    wrong = silent = unwarned = retakes = cells = exact = refused = photos = 0
+    but neither silent nor unwarned: the refusal tells the players why and what to do.
+    With ``cells``, ``wrong_cells`` names each: [photo (its place among the cases),
+    cell, true value, value read (None: missed; "refused"), asked about, confidence]."""
+    wrong = silent = unwarned = retakes = total = exact = refused = photos = 0
     times: list[float] = []
     cpu: list[float] = []
     bins = [[0, 0] for _ in BINS[1:]]
-    for photo, truth, read in cases:
+    named: list[list[Any]] = []
+    for index, (photo, truth, read) in enumerate(cases):
         _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
         start, start_cpu = time.perf_counter(), time.process_time()
         try:
@@ -146,16 +151,22 @@ def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]]) -> dict[st
                 bins[min(k, len(bins) - 1)][0] += 1
                 bins[min(k, len(bins) - 1)][1] += truth.get(names[cell]) == value
         bad = {k for k in set(truth) | set(got) if truth.get(k) != got.get(k)}
-        wrong, cells = wrong + len(bad), cells + len(truth)
+        wrong, total = wrong + len(bad), total + len(truth)
+        if cells:
+            sure = ({names[k]: round(v, 3) for k, v in reading.confidence.items()}
+                    if reading is not None else {})
+            named += [[index, k, truth.get(k), got.get(k) if reading is not None else "refused",
+                       k in unsure, sure.get(k)] for k in sorted(bad)]
         if reading is not None:
             silent += len(bad - unsure)
             unwarned += len(bad - unsure - hidden)
         exact, photos = exact + (not bad), photos + 1
-    return {"photos": photos, "cells": cells, "wrong": wrong, "silent": silent,
+    return {"photos": photos, "cells": total, "wrong": wrong, "silent": silent,
             "unwarned": unwarned, "retakes": retakes,
-            "per_cell_error": round(wrong / max(cells, 1), 5), "layouts_exact": exact,
+            "per_cell_error": round(wrong / max(total, 1), 5), "layouts_exact": exact,
             "refused": refused, **_stats(times), **_stats(cpu, "cpu_ms"),
-            "calibration": bins, "ms": times, "cpu_ms": cpu}
+            "calibration": bins, "ms": times, "cpu_ms": cpu,
+            **({"wrong_cells": named} if cells else {})}
 
 
 def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -278,6 +289,8 @@ def main() -> None:
     p.add_argument("--cli-only", action="store_true",
                    help="only time the CLI (on the off-white table): no accuracy")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--wrong-cells", action="store_true",
+                   help="name every cell read wrong, missed or made up (wrong_cells)")
     p.add_argument("--styles", nargs="*", default=sorted(STYLES), choices=sorted(STYLES))
     p.add_argument("--games", nargs="*", default=list(GAMES), choices=GAMES)
     p.add_argument("--blender", nargs="*", type=Path, default=list(BLENDER_SETS.values()),
@@ -310,7 +323,8 @@ def main() -> None:
         for name, table in tables.items():
             out["styles"][name] = {"about": STYLES[name].about}
             for tier in TIERS:
-                row = {game: measure(synth_cases(table, tier, game, args.n, args.seed))
+                row = {game: measure(synth_cases(table, tier, game, args.n, args.seed),
+                                     args.wrong_cells)
                        for game in args.games}
                 out["styles"][name][tier] = row
                 for game, result in row.items():
@@ -323,7 +337,8 @@ def main() -> None:
                               for game, tiers in by_tier.items()}
         for folder in args.blender:
             key = blender_key(folder)
-            out[key] = {game: measure(blender_cases(game, folder)) for game in args.games}
+            out[key] = {game: measure(blender_cases(game, folder), args.wrong_cells)
+                        for game in args.games}
             out[f"calibration_{key}"] = {game: calibration([r])
                                          for game, r in out[key].items()}
         if args.cli:

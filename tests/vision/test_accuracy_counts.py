@@ -29,3 +29,22 @@ def test_a_wrong_cell_is_silent_unless_it_is_asked_about() -> None:
 
     out = measure([(PHOTO, TRUTH, read)])
     assert (out["wrong"], out["silent"], out["unwarned"], out["refused"]) == (2, 1, 1, 0)
+
+
+def test_each_wrong_cell_is_named_when_asked_for() -> None:
+    def read(photo: np.ndarray) -> Reading:
+        return Reading("poodivers", {"A1": "object", "B1": "closed", "C1": "sleeper"},
+                       {"A1": 0.99, "B1": 0.4, "C1": 1.0})
+
+    def refuse(photo: np.ndarray) -> Reading:
+        raise VisionError("only 1 of the mat's 4 markers found")
+
+    out = measure([(PHOTO, TRUTH, read), (PHOTO, TRUTH, refuse)], cells=True)
+    assert out["wrong_cells"] == [
+        [0, "A1", "closed", "object", False, 0.99],
+        [0, "B1", "blank", "closed", True, 0.4],
+        [1, "A1", "closed", "refused", False, None],
+        [1, "B1", "blank", "refused", False, None],
+        [1, "C1", "sleeper", "refused", False, None],
+    ]
+    assert "wrong_cells" not in measure([(PHOTO, TRUTH, read)])
