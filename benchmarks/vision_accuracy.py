@@ -117,8 +117,10 @@ def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]], cells: boo
     as hidden by glare either (the players are told to take the photo again:
     ``retakes`` counts the photos that say so). A refused photo's cells count as wrong
     but neither silent nor unwarned: the refusal tells the players why and what to do.
-    With ``cells``, ``wrong_cells`` names each: [photo (its place among the cases),
-    cell, true value, value read (None: missed; "refused"), asked about, confidence]."""
+    With ``cells``, ``wrong_cells`` names each: [photo (its place among the cases: a
+    synthetic photo's scene is ``seed * 1000`` plus it, a Blender photo is that set's
+    photo of the game in truth.json's order), cell, true value, value read (None: missed;
+    "refused"), asked about, confidence]."""
     wrong = silent = unwarned = retakes = total = exact = refused = photos = 0
     times: list[float] = []
     cpu: list[float] = []
