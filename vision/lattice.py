@@ -14,6 +14,7 @@ edges of all the cards agree on says which of its matches is a card.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -63,13 +64,43 @@ def deck_edges(cards: np.ndarray, section_mm: tuple[float, float]
     return out[0], out[1]
 
 
-def lattice_origin(grey: np.ndarray, mat: MatSpec, section_mm: tuple[float, float],
-                   deck: tuple[np.ndarray, np.ndarray]) -> tuple[float, float]:
-    """Where the lattice's lines lie modulo the section (mm from the rectified image's
-    top-left, ``0 <= x < section width``): where the photo's straight edges (``grey``,
-    the rectified mat at :data:`vision.mat.PX_PER_MM`), folded modulo the section, fit
-    the deck's (``deck``, :func:`deck_edges`) and the cards' outlines best. The markers
-    and the mat's edge band count for nothing (their edges are the mat's)."""
+@dataclass(frozen=True)
+class Lattice:
+    """Where the lattice's lines lie, and how well the photo's edges fit it there and
+    elsewhere."""
+
+    origin: tuple[float, float]
+    """Modulo the section (mm from the rectified image's top-left, ``0 <= x < width``)."""
+    section_mm: tuple[float, float]
+    unexplained: tuple[np.ndarray, np.ndarray]
+    """Each way, at every shift (a bin of about :data:`STEP_MM` from 0), the share of the
+    folded edges' variance the deck's edges and outlines placed there leave unexplained."""
+
+    def worse(self, x_mm: float, y_mm: float) -> float:
+        """How much worse (a ratio, 1 or more) the edges fit a lattice through a card
+        placed at (``x_mm``, ``y_mm``) than this one: each way's unexplained share within
+        :func:`placed` of it over its least, multiplied."""
+        out = 1.0
+        for place, period, share in zip((x_mm, y_mm), self.section_mm, self.unexplained,
+                                        strict=True):
+            shifts = np.arange(len(share)) * period / len(share)
+            near = off_lattice(shifts, place, period) <= placed(period)
+            out *= float(share[near].min() / max(float(share.min()), 1e-12))
+        return out
+
+
+def placed(period_mm: float) -> float:
+    """How far (mm) a card lies from the lattice at most: :data:`PLACED_MM`, or a quarter
+    section if less."""
+    return min(period_mm / 4, PLACED_MM)
+
+
+def fit(grey: np.ndarray, mat: MatSpec, section_mm: tuple[float, float],
+                   deck: tuple[np.ndarray, np.ndarray]) -> Lattice:
+    """Where the lattice's lines lie modulo the section: where the photo's straight edges
+    (``grey``, the rectified mat at :data:`vision.mat.PX_PER_MM`), folded modulo the
+    section, fit the deck's (``deck``, :func:`deck_edges`) and the cards' outlines best.
+    The markers and the mat's edge band count for nothing (their edges are the mat's)."""
     small = cv2.resize(grey, None, fx=1 / (STEP_MM * PX_PER_MM), fy=1 / (STEP_MM * PX_PER_MM),
                        interpolation=cv2.INTER_AREA)
     h, w = small.shape
@@ -81,8 +112,9 @@ def lattice_origin(grey: np.ndarray, mat: MatSpec, section_mm: tuple[float, floa
         xa, xb = int((x0 - ox) / STEP_MM), int(np.ceil((x1 - ox) / STEP_MM))
         blind.append(np.s_[max(0, ya):max(0, yb), max(0, xa):max(0, xb)])
     columns, rows = edge_sums(small, blind)
-    return (_fit(fold(columns, section_mm[0]), deck[0], section_mm[0]),
-            _fit(fold(rows, section_mm[1]), deck[1], section_mm[1]))
+    (x, across), (y, down) = (_fit(fold(sums, period), model, period) for sums, model, period
+                              in zip((columns, rows), deck, section_mm, strict=True))
+    return Lattice((x, y), section_mm, (across, down))
 
 
 def fold(sums: np.ndarray, period_mm: float) -> np.ndarray:
@@ -105,9 +137,11 @@ def _spread(profile: np.ndarray, period_mm: float) -> np.ndarray:
     return out
 
 
-def _fit(photo: np.ndarray, model: np.ndarray, period_mm: float) -> float:
+def _fit(photo: np.ndarray, model: np.ndarray, period_mm: float
+         ) -> tuple[float, np.ndarray]:
     """The shift (mm) at which the ``model``'s parts (:func:`deck_edges`), scaled and
-    offset (least squares, no scale below 0), fit the photo's folded edges best.
+    offset (least squares, no scale below 0), fit the photo's folded edges best, and the
+    share of their variance left unexplained at every shift (a bin each).
 
     Shifting the parts round the period changes none of their products with each other,
     so every shift shares one set of normal equations; a fit with a scale below 0 is
@@ -130,7 +164,8 @@ def _fit(photo: np.ndarray, model: np.ndarray, period_mm: float) -> float:
     before, after = best[at - 1], best[(at + 1) % bins]
     curve = before - 2 * best[at] + after
     step = 0.5 * (before - after) / curve if np.isfinite(curve) and curve > 0 else 0.0
-    return float((at + step) * period_mm / bins % period_mm)
+    variance = max(float(bins * photo.var()), 1e-12)  # what the offset alone leaves
+    return float((at + step) * period_mm / bins % period_mm), best / variance
 
 
 def off_lattice(place_mm: np.ndarray, origin_mm: float, period_mm: float) -> np.ndarray:

@@ -150,8 +150,10 @@ class ShoalReader:
 
         Every card is searched at :data:`COARSE_PX_PER_MM`, and the :data:`FEW` that
         correlate best there again at :data:`SEARCH_PX_PER_MM`; only places within
-        :data:`vision.lattice.PLACED_MM` of the lattice every card's edges fit count
-        (under glare the best match can lie half a section off every card)."""
+        :func:`vision.lattice.placed` of the lattice every card's edges fit count
+        (under glare the best match can lie half a section off every card), unless the
+        best match elsewhere fits its card so much better than the best there that the
+        edges' own fit cannot outweigh it (:meth:`vision.lattice.Lattice.worse`)."""
         grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
         coarse = self._search(grey, COARSE_PX_PER_MM, self.coarse)
         few = np.argsort(-coarse.reshape(len(coarse), -1).max(1))[:FEW]
@@ -159,14 +161,22 @@ class ShoalReader:
         # of the places on the lattice all the cards' edges agree on (half a section off
         # it is a match between cards, not a card)
         sw, sh = self.deck.section_mm
-        ox, oy = lattice.lattice_origin(grey, self.mat, (sw, sh), self.edges)
+        lines = lattice.fit(grey, self.mat, (sw, sh), self.edges)
+        ox, oy = lines.origin
         xs = np.arange(best.shape[1]) / SEARCH_PX_PER_MM - CARD_INSET_MM
         ys = np.arange(best.shape[0]) / SEARCH_PX_PER_MM - CARD_INSET_MM
-        near = ((lattice.off_lattice(ys, oy, sh) <= min(sh / 4, lattice.PLACED_MM))[:, None]
-                & (lattice.off_lattice(xs, ox, sw) <= min(sw / 4, lattice.PLACED_MM))[None, :])
-        if (best[near] > -1).any():
-            best = np.where(near, best, -np.inf)
+        near = ((lattice.off_lattice(ys, oy, sh) <= lattice.placed(sh))[:, None]
+                & (lattice.off_lattice(xs, ox, sw) <= lattice.placed(sw))[None, :])
         y, x = np.unravel_index(int(best.argmax()), best.shape)
+        if (best[near] > -1).any():
+            on = np.where(near, best, -np.inf)
+            y_on, x_on = np.unravel_index(int(on.argmax()), on.shape)
+            # unless the best match fits its card by far more than the lattice's edges
+            # fit theirs: each is as sure as the other's choice leaves more unexplained
+            # (the edges of a small, blurred shoal may hardly show where its cards lie)
+            card = (1.0 - on[y_on, x_on]) / max(1.0 - float(best[y, x]), 1e-6)
+            if lines.worse(float(xs[x]), float(ys[y])) >= card:
+                y, x = y_on, x_on
         return float(xs[x]), float(ys[y])
 
     def _search(self, grey: np.ndarray, s: float, cards: np.ndarray) -> np.ndarray:
