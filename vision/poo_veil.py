@@ -86,9 +86,10 @@ def veiled(small: np.ndarray, corners: np.ndarray, templates: templates.Template
     if not sure.any():
         return np.zeros(len(dist))
     veil = matching.veil(small, corners[sure], templates, best[sure])
-    # beyond what every card shows (its own blur lowers a photo's contrast everywhere,
-    # and the photo's densities already allow for what all its cards share)
-    veil = np.maximum(veil - np.median(veil), 0.0)
+    # beyond what the clearest quarter of the cards show (its own blur lowers a photo's
+    # contrast everywhere, and the photo's densities already allow for what all its cards
+    # share): not the median card, as a window's reflection may lie over most of them
+    veil = np.maximum(veil - np.percentile(veil, 25), 0.0)
     gap = ((where[:, None, :] - where[None, sure, :]) ** 2).sum(-1)
     w = np.exp(-gap / 2)
     around = (w @ veil) / np.maximum(w.sum(1), 1e-9)
