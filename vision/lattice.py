@@ -83,8 +83,8 @@ class Lattice:
         out = 1.0
         for place, period, share in zip((x_mm, y_mm), self.section_mm, self.unexplained,
                                         strict=True):
-            shifts = np.arange(len(share)) * period / len(share)
-            near = off_lattice(shifts, place, period) <= placed(period)
+            off = off_lattice(np.arange(len(share)) * period / len(share), place, period)
+            near = (off <= placed(period)) | (off == off.min())  # a bin wider than that
             out *= float(share[near].min() / max(float(share.min()), 1e-12))
         return out
 
@@ -96,7 +96,7 @@ def placed(period_mm: float) -> float:
 
 
 def fit(grey: np.ndarray, mat: MatSpec, section_mm: tuple[float, float],
-                   deck: tuple[np.ndarray, np.ndarray]) -> Lattice:
+        deck: tuple[np.ndarray, np.ndarray]) -> Lattice:
     """Where the lattice's lines lie modulo the section: where the photo's straight edges
     (``grey``, the rectified mat at :data:`vision.mat.PX_PER_MM`), folded modulo the
     section, fit the deck's (``deck``, :func:`deck_edges`) and the cards' outlines best.

@@ -93,3 +93,16 @@ def test_a_card_that_matches_far_better_than_the_edges_fit_sets_the_lattice(
     card than through its own best: the card sets it."""
     scene, reading = read_as_sent(user_table("offwhite"), 3006, "hard")
     assert errors(scene.cells, reading.cells) == 0
+
+
+def test_the_edges_fit_through_a_card_is_their_best_within_a_hands_placement() -> None:
+    """Through a card within a hand's placement of the fit's best shift, the edges fit
+    no worse; half a section off, as much worse as they leave unexplained there; a
+    section narrower than a bin still has one."""
+    across = np.array([0.2, 0.4, 0.8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0.8, 0.4, 0.3])  # 2 mm bins
+    fit = lattice.Lattice((0.0, 0.0), SECTION, (across, np.full(20, 0.5)))
+    assert fit.worse(1.0, 7.0) == pytest.approx(1.0)  # 1 mm off the best
+    assert fit.worse(27.0, 7.0) == pytest.approx(1.0)  # 3 mm off, round the section
+    assert fit.worse(15.0, 7.0) == pytest.approx(1.0 / 0.2)  # half a section off
+    tiny = lattice.Lattice((0.0, 0.0), (2.0, 2.0), (np.array([0.5]), np.array([0.5])))
+    assert tiny.worse(0.9, 0.9) == 1.0
