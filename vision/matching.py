@@ -265,8 +265,16 @@ def floors(flat_small: np.ndarray, bare: np.ndarray) -> tuple[float, float]:
       (over 4 mm, of the bare mat alone: neither the cards beside it nor clipped pixels
       lean on it) is taken away (one grey level at least);
     - in colour, how far that smooth light's colour strays from itself across the photo:
-      what is left of casts and uneven light once divided out (1 % at least)."""
-    where = np.flatnonzero(bare)
+      what is left of casts and uneven light once divided out (1 % at least).
+
+    Only the bare mat joined to the photo's border counts: amid a mat the light clips,
+    a pale card of the mat's colour is left isolated, and its print is no noise."""
+    count, labels = cv2.connectedComponents(bare.astype(np.uint8), connectivity=4)
+    joined = np.zeros(count, bool)
+    joined[labels[0]], joined[labels[-1]], joined[labels[:, 0]], joined[labels[:, -1]] = (
+        True, True, True, True)
+    joined[0] = False
+    where = np.flatnonzero(joined[labels] & bare)
     if len(where) < 50:
         return QUANTUM, 0.01
     where = where[::5]  # neighbours are alike (blurred): a fifth of them will do
