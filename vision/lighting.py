@@ -76,7 +76,8 @@ class Light:
     noise: float
     """Robust spread of the bare mat's pixels in paper-white units."""
     bare: np.ndarray
-    """bool, the bare mat: neither card, unknown, nor marker."""
+    """bool, the bare mat: neither card, unknown, nor marker; none where the mat is
+    clipped (every pixel of it not clipped is then a card's)."""
     paper: np.ndarray
     """(3,) paper white as it reads in :attr:`flat` (the markers' white cells): 1.0 but
     where the light could not be divided out (the bare mat clipped, as a warm lamp clips
@@ -314,7 +315,10 @@ def flatten(rectified: np.ndarray, spec: MatSpec, px_per_mm: float = PX_PER_MM,
     # divided out): paper white reads as the lamp tints it
     paper = (np.minimum(white, 1.0).astype(np.float32) if white is not None and not keep.any()
              else np.ones(3, np.float32))
-    return Light(flat, mask, unknown, veil, mat_tone, noise, ~mask & ~unknown & ~quiet, paper)
+    # a clipped mat shows no bare mat at all: what the card mask's opening and the mat's
+    # edge leave out there is the rim of a clipped region and the edge, not paper
+    bare = ~mask & ~unknown & ~quiet if keep.any() else np.zeros_like(mask)
+    return Light(flat, mask, unknown, veil, mat_tone, noise, bare, paper)
 
 
 def soft_bright(level: np.ndarray, brighter: np.ndarray, px_per_mm: float) -> np.ndarray:

@@ -21,7 +21,7 @@ from vision.scoring import layouts_from_photos
 from vision.shoal import ShoalReader, moved
 from vision.synth import Scene
 
-from .helpers import Tables, errors, read_as_sent, wrong_cells
+from .helpers import Tables, as_sent, errors, read_as_sent, read_grid, wrong_cells
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +84,34 @@ def test_clipped_pixels_are_unknown_one_by_one_never_grown(a3: mat.MatSpec) -> N
     clipped = (rectified >= lighting.CLIP).any(-1)
     assert (light.unknown == clipped).all()
     assert not (light.mask & clipped).any()
+
+
+def test_a_clipped_mat_shows_no_bare_mat(a3: mat.MatSpec) -> None:
+    """A mat the light clips but for a strip along its edge and a pale card: nothing of
+    it is taken as bare mat (the strip, short of a quarter of the mat's edge, is too
+    little to measure the mat's light by), so nothing of it is measured as the photo's
+    noise."""
+    rectified = np.full((594, 840, 3), 255, np.uint8)
+    rectified[:, :8] = 230  # the mat's left edge, in the light's falloff
+    rectified[250:330, 380:460] = 235  # a pale card
+    rectified[270:310, 400:440] = (60, 120, 200)  # its print
+    light = lighting.flatten(rectified, a3)
+    assert not light.bare.any()
+
+
+def test_blanks_amid_a_clipped_mat_are_blanks(user_table: Tables) -> None:
+    """The cream table's easy photo of seed 11002 (the held-out seed 11's photo 2, whose
+    blanks the record of 6 December, late evening, traced to their colour): the lamp
+    clips the mat, and the rims of its clipped regions were taken for bare mat. Their
+    steps measured as the photo's noise (0.027 paper white, seven times one grey level),
+    the dark faces' prints were damped to nothing, no cast could be measured, and three
+    blanks read as closed backs, four objects as other faces. With no bare mat to
+    measure, the noise is one grey level, and the photo is read exactly."""
+    table = user_table("cream")
+    scene = table.poodivers(11002, "easy", "lovers")
+    reading = read_grid(table, "lovers", as_sent(scene.photo))
+    assert reading.cells == scene.cells
+    assert not reading.unsure()
 
 
 def test_a_veil_is_seen_on_the_cards_it_brightens(user_table: Tables, readers) -> None:
