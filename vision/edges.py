@@ -13,6 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.lighting import EDGE_MM
 from vision.mat import PX_PER_MM
 from vision.peel import Cell
 
@@ -54,13 +55,18 @@ def strength(rectified: np.ndarray, corner_mm: np.ndarray, size_mm: tuple[float,
     lo, hi = round((x0 + ALONG[0] * w) * s), round((x0 + ALONG[1] * w) * s)
     ya, yb = round((at - ACROSS * h) * s), round((at + ACROSS * h) * s)
     rows, columns = rectified.shape[1::-1] if turned else rectified.shape[:2]
-    if ya < 0 or yb > rows or lo < 0 or hi > columns:
+    # near the mat's edge the look reaches only as far as the mat, short of its edge band
+    # (the paper's edge is a step too, and the table shows there when the mat is bent):
+    # the side itself must lie inside that, with room for the step either side
+    d, edge = round(STEP_MM * s), round(EDGE_MM * s)
+    ya, yb = max(ya, edge), min(yb, rows - edge)
+    lo, hi = max(lo, edge), min(hi, columns - edge)
+    if not ya + d <= round(at * s) <= yb - d or hi - lo < 1:
         return float("nan")
     # along the side by across it, summed along it over whole rows of memory (numpy sums
     # down the middle axis of three channels several times more slowly)
     block = rectified[lo:hi, ya:yb] if turned else cv2.transpose(rectified[ya:yb, lo:hi])
     profile = block.sum(0) / (hi - lo)
-    d = round(STEP_MM * s)
     step = profile[2 * d:] - profile[:-2 * d]
     return float(np.sqrt((step * step).sum(-1).max()))  # the root of the largest: one root
 
