@@ -131,23 +131,34 @@ class Outline:
         """``found`` (cell -> section column 4n + q, as :func:`vision.peel.peel`) less the
         plain sections that show no card edge on any of their outer sides facing bare
         mat (a cell not found: one of ``cells``, or beyond them, towards the mat's edge,
-        where no card is read either), then less the cards (a card: its sections read
-        at one place) that show none on any of two or more such sides, whatever their
-        sections: bare mat beside a card's edge taken for a card's plain sections brings
-        the rest of that card with it. All of them when :attr:`edge` is ``None``. Those
-        found after are these."""
+        where no card is read either), and less the plain sections with no such side
+        whose card (read at the same place) lost a plain section so; then less the
+        cards (a card: its sections read at one place) that show none on any of two or
+        more such sides, whatever their sections: bare mat beside a card's edge taken
+        for a card's plain sections brings the rest of that card with it. All of them
+        when :attr:`edge` is ``None``. Those found after are these."""
         if self.edge is None:
             return self.found
-        out = {}
+        out, untested, shown_none = {}, [], set()
         for c, col in self.found.items():
             sides = list(self.sides(c, OUTER[col % 4]).values()) if self.plain[col] else []
-            if not sides or max(sides) > self.edge:
-                out[c] = col
+            if sides and max(sides) <= self.edge:
+                shown_none.add(_place(c, col))
+                continue
+            out[c] = col
+            if self.plain[col] and not sides:
+                untested.append(c)
+        # a plain section facing no bare mat is not tested; one of its card's plain
+        # sections at the same place that faces bare mat and shows no outline there says
+        # for both: a lone plain section between cards, its card's other plain section
+        # below it on bare mat, is that bare mat's neighbour, not a card
+        for c in untested:
+            if _place(c, out[c]) in shown_none:
+                del out[c]
         self.found = out
         cards: dict[tuple[int, Cell], list[Cell]] = {}
         for c, col in out.items():  # a card by its picture and its top-left cell
-            q = col % 4
-            cards.setdefault((col // 4, (c[0] - q % 2, c[1] - q // 2)), []).append(c)
+            cards.setdefault(_place(c, col), []).append(c)
         ghosts = set()
         for cs in cards.values():
             sides = [v for c in cs for v in self.sides(c, OUTER[out[c] % 4]).values()]
@@ -174,3 +185,10 @@ class Outline:
         sharp = {k for k, v in self.sides(c, inward).items() if v > self.edge}
         return bool(sharp & {"top", "bottom"}) and bool(sharp & {"left", "right"})
 
+
+
+def _place(c: Cell, col: int) -> tuple[int, Cell]:
+    """The card a section column (4n + q) read at cell ``c`` belongs to: its picture and
+    its top-left cell."""
+    q = col % 4
+    return col // 4, (c[0] - q % 2, c[1] - q // 2)

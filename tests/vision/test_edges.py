@@ -60,6 +60,24 @@ def test_a_plain_section_facing_the_mats_edge_must_show_its_outline_there() -> N
     assert edges.Outline(found, cells, corners, SECTION, image, plain).outlined() == found
 
 
+def test_a_plain_section_between_cards_goes_with_its_mate_that_shows_no_outline() -> None:
+    """Bare mat taken for a card's two plain top sections: the left one faces bare mat
+    and shows no outline there, the right one faces cards above and to the right only,
+    so nothing of it can be tested. Its mate speaks for it: both are bare mat. With that
+    card there, its outline shows and both stay."""
+    plain = np.zeros(16, bool)
+    plain[[8, 9]] = True
+    found = {(1, 1): 0, (2, 1): 1, (1, 2): 2, (2, 2): 3,  # card 0 at (1, 1): fish
+             (3, 1): 4, (4, 1): 5, (3, 2): 6, (4, 2): 7,  # card 1 at (3, 1): fish
+             (2, 3): 8, (3, 3): 9,  # card 2 at (2, 3): its plain top sections
+             (4, 3): 12, (5, 3): 13, (4, 4): 14, (5, 4): 15}  # card 3 at (4, 3): fish
+    image = photo([(1, 1), (3, 1), (4, 3)])
+    out = edges.Outline(found, CELLS, CORNERS, SECTION, image, plain).outlined()
+    assert out == {c: col for c, col in found.items() if c not in ((2, 3), (3, 3))}
+    image = photo([(1, 1), (3, 1), (4, 3), (2, 3)])
+    assert edges.Outline(found, CELLS, CORNERS, SECTION, image, plain).outlined() == found
+
+
 def test_a_step_and_a_line_both_are_edges() -> None:
     image = np.full((100, 100, 3), 0.5, np.float32)
     image[:, 50:] = 0.8  # a step at x = 25 mm
@@ -187,4 +205,14 @@ def test_bare_mat_near_the_mats_edge_is_no_plain_section(user_table: Tables) -> 
     looked at. Looked at as far as the photo reaches, it shows no edge, and the photo is
     read exactly."""
     scene, reading = read_as_sent(user_table("bright"), 4006, "medium")
+    assert errors(scene.cells, reading.cells, shoal=True) == 0, reading.cells
+
+
+def test_a_lone_plain_section_between_cards_is_not_read(user_table: Tables) -> None:
+    """The grey table's medium photo of seed 5004 (the benchmark's seed 5, photo 4): bare
+    mat beside the shoal's lower left was read as a card's plain top-right section, sure;
+    its sides face cards only. The card's plain bottom-right section, below it on bare
+    mat, shows no outline and was dropped; it speaks for both now, and the photo is read
+    exactly."""
+    scene, reading = read_as_sent(user_table("grey"), 5004, "medium")
     assert errors(scene.cells, reading.cells, shoal=True) == 0, reading.cells
