@@ -45,7 +45,9 @@ def strength(rectified: np.ndarray, corner_mm: np.ndarray, size_mm: tuple[float,
     """How sharply the colour changes across ``side`` of the box with top-left
     ``corner_mm`` (rectified mm) and ``size_mm``: the largest colour difference (paper
     white units, over the three channels) between points :data:`STEP_MM` either side of
-    a line parallel to the side, within :data:`ACROSS` of it, averaged along it."""
+    a line parallel to the side, within :data:`ACROSS` of it, averaged along it; as far
+    as the mat reaches, short of its edge band (NaN where that leaves no room for the
+    step either side of the side)."""
     (x0, y0), (w, h) = (float(v) for v in corner_mm), size_mm  # Python's arithmetic is faster
     turned = side in ("left", "right")
     if turned:  # looked at as the top or bottom of the image turned
@@ -184,7 +186,6 @@ class Outline:
                        if (c[0] + dx, c[1] + dy) in self.index)
         sharp = {k for k, v in self.sides(c, inward).items() if v > self.edge}
         return bool(sharp & {"top", "bottom"}) and bool(sharp & {"left", "right"})
-
 
 
 def _place(c: Cell, col: int) -> tuple[int, Cell]:
