@@ -101,7 +101,7 @@ def test_a_side_near_the_mats_edge_is_looked_at_as_far_as_the_mat_reaches() -> N
     assert bare < 1e-6 and card > 0.4
     image[round(97 * s):] = 0.1  # the table, beyond the paper's edge
     assert edges.strength(image, np.array([30.0, 62.0]), (30.0, 30.0), "bottom") == card
-    # a side on the photo's edge itself, with no room for the step, is not measured
+    # a side on the mat's edge itself, in its band, with no room for the step: not measured
     assert np.isnan(edges.strength(image, np.array([30.0, 70.0]), (30.0, 30.0), "bottom"))
 
 
@@ -202,8 +202,8 @@ def test_bare_mat_near_the_mats_edge_is_no_plain_section(user_table: Tables) -> 
     bare cell below the shoal's corner, in a card's shadow and 11 mm from the mat's edge,
     matched a plain section at 0.67 (its window leaning onto the card beside it) and was
     read as one, sure: its only outer side facing bare mat ran off the photo and was not
-    looked at. Looked at as far as the photo reaches, it shows no edge, and the photo is
-    read exactly."""
+    looked at. Looked at as far as the mat reaches (short of its edge band), it shows no
+    edge, and the photo is read exactly."""
     scene, reading = read_as_sent(user_table("bright"), 4006, "medium")
     assert errors(scene.cells, reading.cells, shoal=True) == 0, reading.cells
 
