@@ -23,12 +23,8 @@ def card_colours(means: np.ndarray, pattern: np.ndarray, templates: templates.Te
     ``pattern``, the distances without colour, within the object margin): each has that
     picture's colour, darkened or brightened and veiled (``seen = a * cast * shown +
     b``, a and b its own); the cast fits them all best. ``None`` with fewer than three
-    such cards. A face is patterned when its picture stands above the noise over all of
-    its samples together (a faint ring over hundreds of samples is plain to see at a
-    noise above its contrast in any one of them) and above what a photo does to a
-    picture (the wear)."""
-    d = templates.features.shape[1]
-    patterned = (templates.features ** 2).mean(1) > 9 * noise ** 2 / d + templates.wear
+    such cards."""
+    patterned = (templates.features ** 2).mean(1) > 9 * noise ** 2 + templates.wear
     if not patterned.any():
         return None
     best = np.flatnonzero(patterned)[pattern[:, patterned].argmin(1)]
@@ -84,8 +80,7 @@ def veiled(small: np.ndarray, corners: np.ndarray, templates: templates.Template
     (``where``: K x 2 grid column and row) that match a patterned picture show it: each
     such card's brightness beyond its picture at the contrast it shows
     (:func:`vision.matching.veil`), weighed by nearness (a veil is smooth over a card)."""
-    d = templates.features.shape[1]
-    patterned = (templates.features ** 2).mean(1) > 9 * noise ** 2 / d + templates.wear
+    patterned = (templates.features ** 2).mean(1) > 9 * noise ** 2 + templates.wear
     best = dist.argmin(1)
     sure = patterned[best] & (dist.min(1) < unlike)
     if not sure.any():

@@ -119,27 +119,3 @@ def test_closed_backs_under_a_veil_over_most_of_the_layout_are_closed(
     for cell in ("F5", "F7", "G5"):
         assert scene.cells[cell] == "closed"
         assert reading.cells[cell] == "closed", (cell, reading.candidates[cell])
-
-
-def test_a_faint_ring_counts_as_a_pattern_for_the_cast(
-        user_table: Callable[[str], Table]) -> None:
-    """The grey table's closed back: a faint ring and stripes on a dark face, its mean
-    square per sample under what nine grey levels' noise squared is. Over the whole
-    card's samples it stands far above that noise, so cards that their pattern alone
-    reads as closed backs tell the photo's cast with the rest: four closed backs and two
-    sleepers under a warm cast give it back. Judged per sample, only the two sleepers
-    counted, too few to measure any cast."""
-    pictures = templates.poo_templates(load_faces(user_table("grey").faces))
-    labels = list(pictures.labels)
-    closed, sleeper = labels.index("closed"), labels.index("sleeper")
-    cast = np.array([0.8, 1.0, 1.2])  # BGR
-    cast = cast / cast.mean()
-    faces = [closed] * 4 + [sleeper] * 2
-    means = np.stack([(0.8 + 0.05 * k) * pictures.means[f] * cast + 0.02 * k
-                      for k, f in enumerate(faces)])
-    pattern = np.where(np.arange(len(labels))[None, :] == np.array(faces)[:, None], 0.01, 1.0)
-    noise = 9 / 255
-    assert (pictures.features[closed] ** 2).mean() < 9 * noise ** 2
-    found = poo_veil.card_colours(means, pattern, pictures, 0.3, noise)
-    assert found is not None
-    assert np.allclose(found[0], cast, atol=0.03), found[0]
