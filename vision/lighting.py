@@ -217,10 +217,7 @@ def _light(small: np.ndarray, known: np.ndarray, markers: np.ndarray
         grown = (tint < 0.06) & (level > 0.3) & (level < 1.5) & ~markers
         grown &= known
         # pale cards look like mat too; the bare mat is what joins the mat's edges
-        count, labels = cv2.connectedComponents(grown.astype(np.uint8), connectivity=4)
-        joined = np.zeros(count, bool)
-        joined[labels[band & grown]] = True
-        grown &= joined[labels]
+        grown = joined(grown, band)
         if grown.sum() < 50:
             break
         keep = grown
@@ -234,6 +231,17 @@ def _light(small: np.ndarray, known: np.ndarray, markers: np.ndarray
     local = cv2.GaussianBlur(small * keep[:, :, None], (0, 0), sigma)
     light = (local + 0.15 * surface) / (weight[:, :, None] + 0.15)
     return light, keep, surface
+
+
+def joined(mask: np.ndarray, band: np.ndarray) -> np.ndarray:
+    """The pixels of ``mask`` (bool) joined, through ``mask`` (4-neighbours), to one of
+    its pixels in ``band`` (bool): the bare mat is what joins the mat's edges, a pale
+    card amid cards or a clipped mat is left apart."""
+    count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=4)
+    reached = np.zeros(count, bool)
+    reached[labels[band & mask]] = True
+    out: np.ndarray = reached[labels] & mask
+    return out
 
 
 def channels_at_top(rectified: np.ndarray) -> np.ndarray:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision import lighting
 from vision.blas import product
 
 if TYPE_CHECKING:
@@ -269,12 +270,9 @@ def floors(flat_small: np.ndarray, bare: np.ndarray) -> tuple[float, float]:
 
     Only the bare mat joined to the photo's border counts: amid a mat the light clips,
     a pale card of the mat's colour is left isolated, and its print is no noise."""
-    count, labels = cv2.connectedComponents(bare.astype(np.uint8), connectivity=4)
-    joined = np.zeros(count, bool)
-    joined[labels[0]], joined[labels[-1]], joined[labels[:, 0]], joined[labels[:, -1]] = (
-        True, True, True, True)
-    joined[0] = False
-    where = np.flatnonzero(joined[labels] & bare)
+    border = np.ones_like(bare, dtype=bool)
+    border[1:-1, 1:-1] = False
+    where = np.flatnonzero(lighting.joined(np.asarray(bare, bool), border))
     if len(where) < 50:
         return QUANTUM, 0.01
     where = where[::5]  # neighbours are alike (blurred): a fifth of them will do
