@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from companion.games.poodivers.layout import card_cells, rows_of
+from companion.games.poodivers.rules import DECK
 from companion.games.shoal import placement
 from companion.games.shoal.deck import load_deck
 from companion.games.shoal.layout import normalise
@@ -268,12 +269,19 @@ def poo_cards(t: dict[str, Any], tdir: Path, rng: random.Random, layout: str
     opened = rng.uniform(0.2, 0.8)
     cards: list[dict[str, Any]] = []
     truth: dict[str, str] = {}
+    # a face the deck holds no more of stays closed (sets 1-11 were dealt before this:
+    # four of their layouts show more blanks or sleepers than the deck holds, up to 17)
+    room = dict(DECK)
     for name, (c, r) in zip(card_cells(rows), ((c, r) for r, row in enumerate(rows)
                                                for c, ch_ in enumerate(row) if ch_ == "#"),
                             strict=True):
         face = "closed"
         if rng.random() < opened:
             face = rng.choices(["blank", "sleeper", "object"], [1, 1, 3])[0]
+            if room[face] > 0:
+                room[face] -= 1
+            else:
+                face = "closed"
         image = {"closed": "closed.png", "blank": "blank.png", "sleeper": "sleeper.png",
                  "object": f"o{rng.randrange(14):02d}.png"}[face]
         truth[str(name)] = face

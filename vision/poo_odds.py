@@ -3,13 +3,15 @@ pictures: how far a card must lie from the closed, blank and sleeper faces to be
 object (:func:`object_margin`, learned from the faces file and the photo, never written
 in), each face counted once (:func:`faces_apart`), and the odds weighed against the
 photo's own true matches, the clearer half of its cards by that half's
-(:func:`graded`, :func:`likely`).
+(:func:`graded`, :func:`likely`), and no face read more often than the deck holds
+(:func:`within_deck`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from companion.games.poodivers.rules import DECK
 from vision import calibration, templates
 
 FIXED = ("closed", "blank", "sleeper")
@@ -107,3 +109,29 @@ def likely(nearest: np.ndarray, density: calibration.Density | np.ndarray, seen:
     w = np.exp(lw - lw.max(1, keepdims=True))
     out: np.ndarray = w / w.sum(1, keepdims=True)
     return out
+
+
+def within_deck(order: np.ndarray, odds: np.ndarray, values: tuple[str, ...]) -> np.ndarray:
+    """``order`` (K x 4, each card's faces, the one it is read as first) with no face read
+    more often than the deck holds (:data:`companion.games.poodivers.rules.DECK`: 14
+    blanks, 14 sleepers, 42 objects; the closed back any number). While a face is read
+    too often, of its cards the one that gives up least by its odds (``odds``, K x 4, in
+    ``values``' order) for the likeliest face that still has room is read as that face
+    (put first in its order): one of them is wrong as read, and that one most likely.
+    A layout that breaks the deck is a veil's (a lamp washes closed backs out to blanks),
+    never the table's."""
+    out = order.copy()
+    limit = np.array([DECK.get(v, len(order)) for v in values])
+    rows = np.arange(len(order))
+    log = np.log(np.maximum(odds, 1e-12))
+    while True:
+        count = np.bincount(out[:, 0], minlength=len(values))
+        over = np.flatnonzero(count > limit)
+        if not over.size:
+            return out
+        face = int(over[0])
+        room = count < limit
+        given = np.where(room[None, :], log[rows, face][:, None] - log, np.inf)
+        given[out[:, 0] != face] = np.inf
+        k, to = np.unravel_index(int(given.argmin()), given.shape)  # the closed back has room
+        out[k] = [to, *(f for f in out[k] if f != to)]

@@ -62,6 +62,7 @@ from vision.poo_odds import (
     object_margin,
     object_margins,
     unlike_every_face,
+    within_deck,
 )
 from vision.poo_veil import bounded_misfit, card_colours, plain_face, plain_print, veil_law, veiled
 from vision.reading import Reading, timed
@@ -333,6 +334,7 @@ class PooDiversReader:
             weighed = (most < 1).any(1)
             order[weighed] = np.argsort(-odds[weighed], 1, kind="stable")
             sure[weighed] = np.minimum(odds, most)[weighed]
+        order = within_deck(order, odds, values)
         for k, (c, r) in enumerate(cells):
             v = int(order[k, 0])
             name = str(Cell(c, r))

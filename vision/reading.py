@@ -2,7 +2,7 @@
 
 The JSON is the vision contract's ``{game, cells, confidence, ms}`` plus ``unsure``: the
 cells read with less confidence than :data:`vision.calibration.UNSURE`, each with the
-values it could be (most likely first, with their probability) and its box, in mat
+values it could be (the value read first, with their probability) and its box, in mat
 millimetres and in pixels of the rectified photo (``Reading.view.rectified``; see
 :meth:`Reading.crop`), for a player to check before the score is taken::
 
@@ -47,7 +47,10 @@ class Reading:
     """Cell -> (x, y, w, h) on the mat in millimetres, where it was matched."""
     view: MatView | None = field(default=None, repr=False)
     candidates: dict[str, dict[str, float]] = field(default_factory=dict)
-    """Cell -> the values it could be and their probability, most likely first."""
+    """Cell -> the values it could be and their probability, the value read first, then
+    the likeliest. The value read is the likeliest, unless Tokyo Poo Divers' deck has
+    no room for that one (:func:`vision.poo_odds.within_deck`): then it is less likely
+    than the next, and asked about."""
     veil: dict[str, float] = field(default_factory=dict)
     """Cell -> how much a glare veil brightens it (paper-white units; 0 when none).
     Filled by the Shoal reader only."""

@@ -20,7 +20,7 @@ window.CAMERA = (function () {
     return (result.unsure || []).filter((u) => !(u.cell in fixes));
   }
 
-  // One row per unsure cell: its crop, then a button per candidate (most likely first).
+  // One row per unsure cell: its crop, then a button per candidate (the value read first).
   function panel(h, result, fixes, label, onFix) {
     const unsure = result.unsure || [];
     if (!unsure.length) return null;
