@@ -312,3 +312,22 @@ def card_priors(order: list[Cell], found: dict[Cell, int], weights: np.ndarray,
             prior[quadrant[m]::4] += trust * p
             out[k] = prior
     return out
+
+
+def with_fish(found: dict[Cell, int], more: dict[Cell, int], plain: np.ndarray
+              ) -> dict[Cell, int]:
+    """``more`` (cell -> column: ``found`` and the cells a second peel added) less the
+    cards added that show no section with fish (``plain``, 4N) among the cells they
+    add. At local contrast a plain section is its frame alone, and bare mat amid the
+    shoal shows its neighbours' edges as well."""
+    added: dict[tuple[Cell, int], list[Cell]] = {}
+    for c in more.keys() - found.keys():
+        card, q = divmod(more[c], 4)
+        dx, dy = QUADRANTS[q]
+        added.setdefault(((c[0] - dx, c[1] - dy), card), []).append(c)
+    out = dict(more)
+    for cs in added.values():
+        if all(plain[more[c]] for c in cs):
+            for c in cs:
+                del out[c]
+    return out

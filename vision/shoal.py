@@ -42,11 +42,11 @@ the top down, by card, not by pixel colour:
    compared at local contrast: where a section with fish of another value matches it
    as a card must there, a card above the one read shows, its print veiled
    (:func:`vision.washed.read_by_card`); how sure stays the print's word.
-5. Where the peel left a trace of a card it could not read (a cell to ask about), the
-   cells left bare beside the cards read are compared again at local contrast and
+5. The cells left bare beside the cards read are compared again at local contrast and
    peeled on below the cards read (:mod:`vision.washed`): a lamp's reflection on a
    glossy card washes its print out to faint strokes that a plane per section does not
-   bring back.
+   bring back. Where the peel left no trace of a card it could not read (no cell to ask
+   about), only cards that show fish so are added.
 
 No pixel is called card or mat by a colour fixed in advance: the mat's paper and the
 light's colour are measured in each photo, and what a card looks like comes only from
@@ -86,6 +86,7 @@ from vision.peel import (
     outshone,
     peel,
     two_groups,
+    with_fish,
 )
 from vision.reading import Reading, timed
 from vision.washed import faint_sections, read_by_card, through_veil, top_at_contrast
@@ -258,15 +259,15 @@ class ShoalReader:
             for c, row in again.items():  # which section, by local contrast; how sure,
                 k = index[c]                  # as the print matches there (weakly)
                 found[c], pattern[k] = int(row.argmax()), row + pattern[k].max() - row.max()
-        # cards the lamp washed out, sought again beside those read, at local contrast,
-        # where the print's pattern leaves a trace of a card unread (a cell to ask about)
+        # cards the lamp washed out, sought again beside those read, at local contrast
         asked = doubts(cells, found, sections, split, plain, outline.cornered)
-        faint, faint_stop, faint_bare = (faint_sections(found, cells, small, corners, top_faint,
-                                                        self.contrast)
-                                         if asked else (None, 0.0, 0.0))
+        faint, faint_stop, faint_bare = faint_sections(found, cells, small, corners, top_faint,
+                                                       self.contrast)
         given = found
         if faint is not None:
             more = peel(cells, faint, faint_stop, faint_bare, plain, given=found, values=values)
+            if not asked:  # no trace of a card unread: only its fish's strokes show one
+                more = with_fish(found, more, plain)
             if len(more) > len(found):
                 pattern = pattern.copy()
                 for c in more.keys() - found.keys():  # read by that pattern: its confidence

@@ -9,8 +9,11 @@ cells bare (:mod:`vision.peel`). At local contrast (:func:`vision.matching.local
 the reflection's falloff is gone and the strokes count as a clear card's do. Compared so
 everywhere, cards whose art is told apart by its colours' areas (a fill more than an
 outline) lose that, so only cells the first peel left bare beside the cards it read are
-compared again, and only when the first peel saw a card's trace it could not read there
-(a cell to ask about, :func:`vision.peel.doubts`): a photo without one costs nothing.
+compared again. Where the first peel saw no trace of a card it could not read there (no
+cell to ask about, :func:`vision.peel.doubts`), a card is added so by its fish alone
+(:func:`vision.peel.with_fish`): a glare spot that does not clip can hide a clownfish's
+print from the plane and leave no corner to see, but bare mat amid the shoal shows its
+neighbours' edges as a plain section's frame.
 
 A card the reflection only veils (its print still matches, weakly) is compared at local
 contrast too, before the peel, weighed by how much of its light its print fails to

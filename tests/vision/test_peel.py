@@ -423,6 +423,18 @@ def test_a_hole_in_the_shoal_is_asked_about() -> None:
     assert peel.holes(cells, ring | {(2, 3)}) == [(2, 2)]
 
 
+def test_a_card_a_second_peel_adds_by_plain_sections_alone_is_left_out() -> None:
+    """Of the cards a second peel adds (at local contrast), those whose added cells are
+    all plain sections go (bare mat amid the shoal shows its neighbours' edges as a
+    plain section's frame); one that adds a section with fish stays, its plain ones
+    with it, and what was found before stays whatever it shows."""
+    plain = np.array([False, True, True, True, False, False, True, True])  # 2 cards
+    found = {(0, 0): 1, (5, 5): 2}  # plain sections, found by the first peel
+    more = {**found, (2, 2): 3,  # card 0 at (1, 1), its plain bottom-right alone
+            (4, 0): 4, (5, 0): 5, (4, 1): 6}  # card 1 at (4, 0): fish and a plain one
+    assert peel.with_fish(found, more, plain) == {**found, (4, 0): 4, (5, 0): 5, (4, 1): 6}
+
+
 def test_a_cells_card_mates_say_which_section_it_shows() -> None:
     """Three cells that clearly show card 1's sections put most of the fourth cell's prior
     on card 1's section there; the rest is even over every section (a card above that the

@@ -12,6 +12,9 @@ import pytest
 from vision import correlation, matching, templates, washed
 from vision.decks import load_deck
 from vision.images import load
+from vision.shoal import moved
+
+from .helpers import Tables, read_as_sent, wrong_cells
 
 DECK = Path(__file__).with_name("blender") / "gloss" / "deck"
 
@@ -154,3 +157,32 @@ def test_a_cell_read_by_its_card_alone_is_read_again_at_local_contrast(amount: f
     assert not washed.read_by_card(found, cells, small, at, best, 0.2, top, plain, contrast)
     assert not washed.read_by_card({**found, (0, 0): 0}, cells, small, at, best, 0.5, top,
                                    plain, contrast)
+
+
+@pytest.mark.parametrize(("seed", "cell"), [(1003, "4,6"), (1006, "3,0")])
+def test_a_clownfish_under_a_glare_spot_is_read_with_nothing_asked_about(
+        user_table: Tables, seed: int, cell: str) -> None:
+    """The project table's hard photos 1003 and 1006: a glare spot (not clipped) over a
+    clownfish at the shoal's edge. Its print matched the plain section's frame best,
+    under the cards' group, and no corner showed, so the first peel left nothing to ask
+    about and the cell was never compared at local contrast, where it matches its
+    clownfish at 0.9: left out, not asked about. Now the cells beside the shoal are
+    compared at local contrast in every photo."""
+    scene, reading = read_as_sent(user_table("project"), seed, "hard")
+    assert scene.cells[cell] == "clown"
+    bad, _ = wrong_cells(scene.cells, reading.cells, shoal=True)
+    assert not bad, sorted(bad)
+
+
+def test_bare_mat_amid_the_shoal_is_asked_about_not_read_at_local_contrast(
+        user_table: Tables) -> None:
+    """The off-white table's easy photo 5003: a hole in the shoal, bare mat with cards on
+    its four sides. At local contrast it matches a plain section (its neighbours'
+    edges make a frame); with nothing else to ask about, a card is added there only by
+    its fish's strokes (:func:`vision.peel.with_fish`), so the hole is asked about,
+    not read as an empty section."""
+    scene, reading = read_as_sent(user_table("offwhite"), 5003, "easy")
+    bad, shift = wrong_cells(scene.cells, reading.cells, shoal=True)
+    assert not bad, sorted(bad)
+    names = {v: k for k, v in moved([*reading.cells, *reading.doubtful], *shift).items()}
+    assert "2,2" not in scene.cells and names["2,2"] in reading.doubtful
