@@ -273,12 +273,19 @@ class PooDiversReader:
         # (a card read as the plain face under a veil is sought again, its pattern damped
         # only by what a photo does to a print as faint as the veil leaves it: a faint
         # ring is a closed back; it takes the patterned face only if that face is then
-        # nearer than the plain one, its objects' distances left as they were)
+        # nearer than the plain one, its objects' distances left as they were. The veil
+        # is the one the cards around it show or, more, its own, were it the patterned
+        # fixed face its pattern is nearest: a veil as broad as several cards lies over
+        # those around it too)
         plain = plain_face(templates)
         faint = np.flatnonzero((nearest.argmin(1) == plain) & (veil > 0.0) & ~unlike_once)
         if faint.size:
+            ring_like = np.isin(labels, FIXED) & (labels != FIXED[plain])
+            nearest_ring = np.where(ring_like[None, :], pattern[faint], np.inf).argmin(1)
+            its_veil = matching.veil(small, (corners + shift)[faint], templates, nearest_ring)
+            its_veil = np.clip(its_veil / np.maximum(means[faint].mean(1), 1e-3), 0.0, 1.0)
             found, moved_to, _ = everywhere(small, known, corners[faint], templates, noise,
-                                            mat_colour, 1.0 - veil[faint])
+                                            mat_colour, 1.0 - np.maximum(veil[faint], its_veil))
             among = faces_apart(found + (dist - pattern)[faint], templates.labels,
                                 unlike)[1][:, :len(FIXED)]
             ring = among.argmin(1) != plain

@@ -119,3 +119,20 @@ def test_closed_backs_under_a_veil_over_most_of_the_layout_are_closed(
     for cell in ("F5", "F7", "G5"):
         assert scene.cells[cell] == "closed"
         assert reading.cells[cell] == "closed", (cell, reading.candidates[cell])
+
+
+def test_closed_backs_under_a_veil_as_broad_as_their_neighbours_are_closed(
+        user_table: Callable[[str], Table]) -> None:
+    """The project table's hard photo of seed 5003: a lamp's veil over the middle of the
+    layout, as broad as several cards. The veil measured on the sure cards around them
+    (0.2-0.3) underrated what it takes of the closed backs' ring there, and six of them
+    (their ring plain to see) read as blanks, sure. Each card read as the plain face is
+    now also measured for its own veil, were it the patterned face its pattern is
+    nearest (its brightness beyond that picture at the contrast it shows): they are
+    closed backs."""
+    table = user_table("project")
+    scene = table.poodivers(5003, "hard", "mascot")
+    reading = read_grid(table, "mascot", as_sent(scene.photo))
+    for cell in ("E6", "E7", "F5", "F7", "G5", "G6"):
+        assert scene.cells[cell] == "closed"
+        assert reading.cells[cell] == "closed", (cell, reading.candidates[cell])
