@@ -133,5 +133,5 @@ def within_deck(order: np.ndarray, odds: np.ndarray, values: tuple[str, ...]) ->
         room = count < limit
         given = np.where(room[None, :], log[rows, face][:, None] - log, np.inf)
         given[out[:, 0] != face] = np.inf
-        k, to = np.unravel_index(int(given.argmin()), given.shape)  # the closed back has room
+        k, to = np.unravel_index(int(given.argmin()), given.shape)  # closed always has room
         out[k] = [to, *(f for f in out[k] if f != to)]
