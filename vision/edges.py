@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.lighting import EDGE_MM
 from vision.mat import PX_PER_MM
-from vision.peel import Cell
+from vision.peel import Cell, card_place
 
 ACROSS = 1 / 3
 """How far either side of a side's place its edge is looked for, as a share of the
@@ -145,7 +145,7 @@ class Outline:
         for c, col in self.found.items():
             sides = list(self.sides(c, OUTER[col % 4]).values()) if self.plain[col] else []
             if sides and max(sides) <= self.edge:
-                shown_none.add(_place(c, col))
+                shown_none.add(card_place(c, col))
                 continue
             out[c] = col
             if self.plain[col] and not sides:
@@ -155,12 +155,12 @@ class Outline:
         # for both: a lone plain section between cards, its card's other plain section
         # below it on bare mat, is that bare mat's neighbour, not a card
         for c in untested:
-            if _place(c, out[c]) in shown_none:
+            if card_place(c, out[c]) in shown_none:
                 del out[c]
         self.found = out
         cards: dict[tuple[int, Cell], list[Cell]] = {}
         for c, col in out.items():  # a card by its picture and its top-left cell
-            cards.setdefault(_place(c, col), []).append(c)
+            cards.setdefault(card_place(c, col), []).append(c)
         ghosts = set()
         for cs in cards.values():
             sides = [v for c in cs for v in self.sides(c, OUTER[out[c] % 4]).values()]
@@ -186,10 +186,3 @@ class Outline:
                        if (c[0] + dx, c[1] + dy) in self.index)
         sharp = {k for k, v in self.sides(c, inward).items() if v > self.edge}
         return bool(sharp & {"top", "bottom"}) and bool(sharp & {"left", "right"})
-
-
-def _place(c: Cell, col: int) -> tuple[int, Cell]:
-    """The card a section column (4n + q) read at cell ``c`` belongs to: its picture and
-    its top-left cell."""
-    q = col % 4
-    return col // 4, (c[0] - q % 2, c[1] - q // 2)

@@ -17,6 +17,14 @@ Cell = tuple[int, int]
 QUADRANTS: tuple[Cell, ...] = ((0, 0), (1, 0), (0, 1), (1, 1))
 """A card's sections in the deck's row-major order, as (dx, dy) from its top-left."""
 
+
+def card_place(c: Cell, col: int) -> tuple[int, Cell]:
+    """The card a section column (4n + q) read at cell ``c`` belongs to: its picture
+    ``n`` and its top-left cell."""
+    card, q = divmod(col, 4)
+    dx, dy = QUADRANTS[q]
+    return card, (c[0] - dx, c[1] - dy)
+
 FEWER = 0.02
 """A card place showing fewer sections scores this much less for each one hidden: of two
 places that explain a cell equally well, the one that explains more of the photo wins."""
@@ -293,11 +301,9 @@ def card_priors(order: list[Cell], found: dict[Cell, int], weights: np.ndarray,
     n = weights.shape[1]
     even = np.full(n, 1.0 / n)
     out = np.tile(even, (len(order), 1))
-    groups: dict[tuple[Cell, int], list[int]] = {}
-    for k, (i, j) in enumerate(order):
-        card, q = divmod(found[(i, j)], 4)
-        dx, dy = QUADRANTS[q]
-        groups.setdefault(((i - dx, j - dy), card), []).append(k)
+    groups: dict[tuple[int, Cell], list[int]] = {}
+    for k, c in enumerate(order):
+        groups.setdefault(card_place(c, found[c]), []).append(k)
     for members in groups.values():
         if len(members) < 2:
             continue
@@ -320,11 +326,9 @@ def with_fish(found: dict[Cell, int], more: dict[Cell, int], plain: np.ndarray
     cards added that show no section with fish (``plain``, 4N) among the cells they
     add. At local contrast a plain section is its frame alone, and bare mat amid the
     shoal shows its neighbours' edges as well."""
-    added: dict[tuple[Cell, int], list[Cell]] = {}
+    added: dict[tuple[int, Cell], list[Cell]] = {}
     for c in more.keys() - found.keys():
-        card, q = divmod(more[c], 4)
-        dx, dy = QUADRANTS[q]
-        added.setdefault(((c[0] - dx, c[1] - dy), card), []).append(c)
+        added.setdefault(card_place(c, more[c]), []).append(c)
     out = dict(more)
     for cs in added.values():
         if all(plain[more[c]] for c in cs):
