@@ -119,6 +119,34 @@ def holes(cells: list[Cell], shoal: set[Cell]) -> list[Cell]:
                   key=lambda c: (c[1], c[0]))
 
 
+def apart(found: dict[Cell, int], asked: list[Cell], top: list[Cell]) -> list[Cell]:
+    """The cells ``found`` not joined to the shoal: a shoal is one piece (each card
+    covers a section of it, so their cells join side by side), and the piece is the one
+    holding the ``top`` card's cells (the largest when none of them was found), joined
+    through cells found or ``asked`` about. What lies apart from it is something else
+    that matched a section: a marker's white border and black edge make a plain
+    section's frame. Such cells are asked about, not read."""
+    joined = set(found) | set(asked)
+    pieces: list[set[Cell]] = []
+    left = set(joined)
+    while left:
+        piece, stack = set(), [left.pop()]
+        while stack:
+            c = stack.pop()
+            piece.add(c)
+            for dx, dy in BESIDE:
+                n = (c[0] + dx, c[1] + dy)
+                if n in left:
+                    left.remove(n)
+                    stack.append(n)
+        pieces.append(piece)
+    if len(pieces) < 2:
+        return []
+    shoal = max(pieces, key=lambda p: (len(p & set(top)), len(p & found.keys())))
+    out = [c for c in found if c not in shoal]
+    return [] if len(out) == len(found) else sorted(out, key=lambda c: (c[1], c[0]))
+
+
 def hidden(cells: list[Cell], seen: np.ndarray, shoal: set[Cell]) -> list[Cell]:
     """The cells beside the ``shoal`` (the 8 neighbours of its cells, not in it) that
     glare hides: less than :data:`HIDDEN` seen (``seen``, per cell, the share of its

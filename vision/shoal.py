@@ -79,6 +79,7 @@ from vision.mat_colour import mat_coloured
 from vision.peel import (
     QUADRANTS,
     Cell,
+    apart,
     card_priors,
     doubts,
     hidden,
@@ -278,6 +279,11 @@ class ShoalReader:
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")
+        # what lies apart from the shoal is asked about, not read: no card, or the
+        # section it matched (the rules say the one, the pattern the other)
+        away = {c: found[c] for c in apart(found, asked, [cells[k] for k in top])}
+        if away:
+            found = {c: v for c, v in found.items() if c not in away}
         order = sorted(found, key=lambda c: (c[1], c[0]))
         # confidence is the pattern's: colour's floors and vetoes say whether a card
         # lies at a cell, not which value it shows (a floor under every section would
@@ -321,13 +327,15 @@ class ShoalReader:
             doubtful = sorted(set(doubtful) | set(doubts(cells, found, faint, faint_stop,
                                                          plain)), key=lambda c: (c[1], c[0]))
             sections = np.maximum(sections, faint)
-        doubtful = sorted({*doubtful, *holes(cells, {*found, *doubtful})},
+        doubtful = sorted({*doubtful, *holes(cells, {*found, *doubtful}), *away},
                           key=lambda c: (c[1], c[0]))
         for c in doubtful:
             k = index[c]
             name = f"{c[0] - x_min},{c[1] - y_min}"
-            reading.doubtful[name] = calibration.posterior(
-                1.0 - sections[k], labels, density, {templates.NO_CARD: 1.0 - stop})
+            reading.doubtful[name] = (
+                {templates.NO_CARD: 0.5, labels[away[c]]: 0.5} if c in away
+                else calibration.posterior(1.0 - sections[k], labels, density,
+                                           {templates.NO_CARD: 1.0 - stop}))
             reading.boxes_mm[name] = self._box(corners[k] + shift[k])
         # hidden only where the photo shows nothing: a pixel clipped in one channel (a
         # warm lamp on cream paper clips red over half a mat) still shows the others

@@ -15,6 +15,9 @@ from vision import lighting, mat_colour, peel, shoal, synth
 from vision.decks import load_deck as vision_deck
 from vision.errors import VisionError
 from vision.mat import PX_PER_MM, MatSpec, detect
+from vision.shoal import moved
+
+from .helpers import Tables, read_as_sent, wrong_cells
 
 CELLS = [(i, j) for j in range(3) for i in range(4)]
 
@@ -421,6 +424,34 @@ def test_a_hole_in_the_shoal_is_asked_about() -> None:
     ring = {(1, 1), (2, 1), (3, 1), (1, 2), (3, 2), (1, 3), (3, 3)}
     assert peel.holes(cells, ring) == []  # (2, 2) open below
     assert peel.holes(cells, ring | {(2, 3)}) == [(2, 2)]
+
+
+def test_cells_apart_from_the_shoal_are_asked_about_not_read() -> None:
+    """A shoal is one piece: a cell found apart from the piece that holds the top card
+    (a marker's border taken for a plain section) is left to ask about; cells joined to
+    it side by side, or through a cell asked about, stay; a lone piece is never all
+    taken away, and where the top card was not found the largest piece is the shoal."""
+    found = {(0, 0): 0, (1, 0): 1, (0, 1): 2, (1, 1): 3, (3, 1): 4, (5, 0): 5}
+    assert peel.apart(found, [], [(0, 0), (1, 0)]) == [(5, 0), (3, 1)]
+    assert peel.apart(found, [(2, 1)], [(0, 0)]) == [(5, 0)]
+    assert peel.apart(found, [(2, 1)], [(9, 9)]) == [(5, 0)]   # the largest piece
+    assert peel.apart(found, [], [(5, 0)]) == [(0, 0), (1, 0), (0, 1), (1, 1), (3, 1)]
+    assert peel.apart({(5, 0): 5}, [], [(0, 0)]) == []
+    assert peel.apart({(0, 0): 0, (1, 0): 1, (2, 1): 3}, [], []) == [(2, 1)]  # nor do corners
+
+
+def test_a_marker_s_border_beside_the_shoal_is_asked_about_not_read(
+        user_table: Tables) -> None:
+    """The project table's easy photo 5007: beside a marker, two cells from the shoal,
+    the marker's white border and black edge matched an empty section at 0.92, read
+    sure. The shoal is one piece, so the cell is asked about (no card, or an empty
+    section), and the layout is read exactly."""
+    scene, reading = read_as_sent(user_table("project"), 5007, "easy")
+    bad, shift = wrong_cells(scene.cells, reading.cells, shoal=True)
+    assert not bad, sorted(bad)
+    names = {v: k for k, v in moved([*reading.cells, *reading.doubtful], *shift).items()}
+    assert "5,0" not in scene.cells
+    assert set(reading.doubtful[names["5,0"]]) == {"no-card", "empty"}
 
 
 def test_a_card_a_second_peel_adds_by_plain_sections_alone_is_left_out() -> None:
