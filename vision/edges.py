@@ -10,6 +10,8 @@ colour changes sharply across it, and this measures how sharply, on the rectifie
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -41,14 +43,25 @@ OUTER: tuple[tuple[str, str], ...] = (("top", "left"), ("top", "right"),
 
 
 def strength(rectified: np.ndarray, corner_mm: np.ndarray, size_mm: tuple[float, float],
-             side: str) -> float:
+             side: str, markers: Sequence[tuple[float, float, float, float]] = ()) -> float:
     """How sharply the colour changes across ``side`` of the box with top-left
     ``corner_mm`` (rectified mm) and ``size_mm``: the largest colour difference (paper
     white units, over the three channels) between points :data:`STEP_MM` either side of
     a line parallel to the side, within :data:`ACROSS` of it, averaged along it; as far
     as the mat reaches, short of its edge band (NaN where that leaves no room for the
-    step either side of the side)."""
+    step either side of the side), and NaN where that stretch reaches a marker's box
+    (``markers``: x0, y0, x1, y1 rectified mm, with its quiet zone), whose border and
+    edge are steps as sharp as a card's."""
     (x0, y0), (w, h) = (float(v) for v in corner_mm), size_mm  # Python's arithmetic is faster
+    if markers:
+        if side in ("top", "bottom"):
+            at = y0 if side == "top" else y0 + h
+            xa, xb, ya, yb = x0 + ALONG[0] * w, x0 + ALONG[1] * w, at - ACROSS * h, at + ACROSS * h
+        else:
+            at = x0 if side == "left" else x0 + w
+            xa, xb, ya, yb = at - ACROSS * w, at + ACROSS * w, y0 + ALONG[0] * h, y0 + ALONG[1] * h
+        if any(xa < bx1 and xb > bx0 and ya < by1 and yb > by0 for bx0, by0, bx1, by1 in markers):
+            return float("nan")
     turned = side in ("left", "right")
     if turned:  # looked at as the top or bottom of the image turned
         (x0, y0), (w, h) = (y0, x0), (h, w)
@@ -83,13 +96,16 @@ class Outline:
     sides with none, when at least :data:`LEAST` are (a made-up card's sections with fish
     face bare mat with no edge there), and sides with none measure :data:`NOISE` at least.
     ``edge`` is ``None`` when the photo has fewer than :data:`LEAST` sides of either kind
-    to compare. Each side is measured once."""
+    to compare. Each side is measured once; a side whose look reaches a marker
+    (``markers``, as :func:`strength`) is not measured."""
 
     def __init__(self, found: dict[Cell, int], cells: list[Cell], corners_mm: np.ndarray,
                  size_mm: tuple[float, float], rectified: np.ndarray, plain: np.ndarray,
+                 markers: Sequence[tuple[float, float, float, float]] = (),
                  measured: dict[tuple[Cell, str], float] | None = None) -> None:
         self.found, self.cells, self.plain = found, cells, plain
         self.corners_mm, self.size_mm, self.rectified = corners_mm, size_mm, rectified
+        self.markers = markers
         self.index = {c: k for k, c in enumerate(cells)}
         self._measured = {} if measured is None else measured
         card = [v for c, col in found.items() if not plain[col]
@@ -110,7 +126,7 @@ class Outline:
         sides measured so far shared (a side's sharpness is the photo's, whatever is
         found): each side is still measured once."""
         return Outline(found, self.cells, self.corners_mm, self.size_mm, self.rectified,
-                       self.plain, self._measured)
+                       self.plain, self.markers, self._measured)
 
     def sides(self, c: Cell, sides: tuple[str, ...]) -> dict[str, float]:
         """How sharp each of ``sides`` of cell ``c`` that faces a cell not found (bare,
@@ -123,7 +139,7 @@ class Outline:
             v = self._measured.get((c, side))
             if v is None:
                 v = strength(self.rectified, self.corners_mm[self.index[c]], self.size_mm,
-                             side)
+                             side, self.markers)
                 self._measured[(c, side)] = v
             if not np.isnan(v):
                 out[side] = v

@@ -248,7 +248,13 @@ class ShoalReader:
         stop = (bare + top_score) / 2
         values = np.unique(self.templates.labels[1:], return_inverse=True)[1]
         found = peel(cells, sections, stop, bare, plain, carded, values=values)
-        outline = edges.Outline(found, cells, corners + shift, (sw, sh), rectified, plain)
+        ox, oy = self.mat.origin_mm
+        # a marker's border and edge (its quiet zone a module wide, as the mat's light
+        # takes it) are steps as sharp as a card's outline
+        markers = [(x0 - ox, y0 - oy, x1 - ox, y1 - oy) for x0, y0, x1, y1
+                   in self.mat.marker_boxes_mm(self.mat.marker_mm / 6 + 2)]
+        outline = edges.Outline(found, cells, corners + shift, (sw, sh), rectified, plain,
+                                markers)
         found = outline.outlined()
         # a cell its print leaves to its card (under the split: a lamp's veil) may show
         # another card's section at local contrast, a card above that matched nowhere
@@ -293,7 +299,6 @@ class ShoalReader:
         priors = card_priors(order, found, calibration.log_weights(dist, density))
         labels = self.templates.labels[1:]
         boxes = [self._box(corners[index[c]] + shift[index[c]]) for c in order]
-        ox, oy = self.mat.origin_mm
         veils = matching.veil(small, np.array([(b[0] - ox, b[1] - oy) for b in boxes]),
                               self.templates, np.array([1 + found[c] for c in order]))
         x_min = min(i for i, _ in found)
