@@ -40,11 +40,15 @@ micropython: $(MICROPYTHON)
 broker:
 	@./.ci/ensure-mosquitto
 
+# Two pytest processes (pytest-xdist), each given whole test modules, so a module's
+# server and browser start once: the browser tests spend much of their time waiting.
+PYTEST_WORKERS ?= 2
+
 test: install browser broker micropython
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/vulture
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 # The Raspberry Pi's service install (hardware.md, "Service on Raspberry Pi OS"), as root:
 # sudo make pi-install [TIMER=serial:/dev/clapperbox]

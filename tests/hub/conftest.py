@@ -23,6 +23,7 @@ from hub import broker
 from tests.web.conftest import (  # noqa: F401 (fixtures for the hub's browser test)
     PHONE,
     TABLET,
+    chromium,
     new_browser,
     playwright_driver,
     screenshot,

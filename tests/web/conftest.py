@@ -148,16 +148,24 @@ def playwright_driver() -> Iterator[Any]:
         yield pw
 
 
+@pytest.fixture(scope="module")
+def chromium(playwright_driver: Any) -> Iterator[Any]:
+    """One chromium for a test module; each test gets contexts of its own from it."""
+    browser = playwright_driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                                args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
 @pytest.fixture
-def new_browser(playwright_driver: Any, tmp_path: Path) -> Iterator[Callable[..., Any]]:
-    """``new_browser(viewport)``: a chromium context on a fresh user data dir."""
+def new_browser(chromium: Any) -> Iterator[Callable[..., Any]]:
+    """``new_browser(viewport)``: a fresh chromium context, as a new browser profile is:
+    no cookies, storage or cache shared with any other context. Launching a chromium for
+    each took about a second of a core, a context a small part of that."""
     contexts: list[Any] = []
 
     def make(viewport: dict[str, int] | None = None, **kw: Any) -> Any:
-        profile = tmp_path / f"profile-{len(contexts)}"
-        ctx = playwright_driver.chromium.launch_persistent_context(
-            str(profile), executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
-            viewport=viewport or PHONE, **kw)
+        ctx = chromium.new_context(viewport=viewport or PHONE, **kw)
         ctx.set_default_timeout(10_000)
         contexts.append(ctx)
         return ctx
