@@ -202,3 +202,16 @@ class Outline:
                        if (c[0] + dx, c[1] + dy) in self.index)
         sharp = {k for k, v in self.sides(c, inward).items() if v > self.edge}
         return bool(sharp & {"top", "bottom"}) and bool(sharp & {"left", "right"})
+
+    def edged(self, c: Cell) -> bool:
+        """Whether cell ``c`` (not found) shows a card's edge on a side facing a cell of
+        ``cells`` not found either, sharper than :attr:`edge`: bare mat beside a card
+        shows that card's edge on the side facing it only, so an edge between two cells
+        not found is a card's outline, and one of them is a card (a plain section the
+        peel left, its colour taken for the mat's)."""
+        if self.edge is None or c in self.found:
+            return False
+        inward = tuple(side for side, (dx, dy) in SIDES.items()
+                       if (c[0] + dx, c[1] + dy) in self.index)
+        return any(v > self.edge for v in self.sides(c, inward).values())
+

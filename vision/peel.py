@@ -78,19 +78,25 @@ def outshone(sections: np.ndarray, sure: float, values: np.ndarray, plain: np.nd
 
 
 def doubts(cells: list[Cell], found: dict[Cell, int], sections: np.ndarray, split: float,
-           plain: np.ndarray, cornered: Callable[[Cell], bool] | None = None) -> list[Cell]:
+           plain: np.ndarray, cornered: Callable[[Cell], bool] | None = None,
+           edged: Callable[[Cell], bool] | None = None) -> list[Cell]:
     """The cells the peel left bare that a card may yet lie on: their best correlation
     (``sections``, cells x N) is in the cards' group (above ``split``) and with a section
     that has fish (not ``plain``, N: the bare mat beside a card matches a plain section's
     edge and frame), or they show a card's corner (``cornered``, asked of the cells that
-    touch the shoal only: :meth:`vision.edges.Outline.cornered`), and they touch the
-    shoal (their 8 neighbours include a cell found or doubtful). Glare that washes a card
-    out leaves such cells; a player settles them."""
+    touch the shoal only: :meth:`vision.edges.Outline.cornered`), or they match a plain
+    section above ``split`` and show a card's edge towards a cell not found (``edged``,
+    asked the same way: :meth:`vision.edges.Outline.edged`), and they touch the shoal
+    (their 8 neighbours include a cell found or doubtful). Glare that washes a card
+    out leaves such cells, and so does a plain card whose colour was taken for the
+    mat's; a player settles them."""
     out: list[Cell] = []
     near = set(found)
     best, which = sections.max(1), sections.argmax(1)
     fishy = {c for k, c in enumerate(cells)
              if c not in found and best[k] > split and not plain[which[k]]}
+    framed = {c for k, c in enumerate(cells)
+              if c not in found and best[k] > split and plain[which[k]]}
     looked: set[Cell] = set()
     while True:
         ring = {(i + dx, j + dy) for i, j in near for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
@@ -101,7 +107,7 @@ def doubts(cells: list[Cell], found: dict[Cell, int], sections: np.ndarray, spli
                 new.append(c)
             elif cornered is not None and c not in looked:
                 looked.add(c)
-                if cornered(c):
+                if cornered(c) or (edged is not None and c in framed and edged(c)):
                     new.append(c)
         if not new:
             return sorted(out, key=lambda c: (c[1], c[0]))

@@ -267,7 +267,8 @@ class ShoalReader:
                 k = index[c]                  # as the print matches there (weakly)
                 found[c], pattern[k] = int(row.argmax()), row + pattern[k].max() - row.max()
         # cards the lamp washed out, sought again beside those read, at local contrast
-        asked = doubts(cells, found, sections, split, plain, outline.cornered)
+        asked = doubts(cells, found, sections, split, plain, outline.cornered,
+                       outline.edged)
         faint, faint_stop, faint_bare = faint_sections(found, cells, small, corners, top_faint,
                                                        self.contrast)
         given = found
@@ -326,7 +327,8 @@ class ShoalReader:
             reading.boxes_mm[name] = boxes[k]
             reading.veil[name] = max(0.0, float(veils[k]))
         if found is not given:  # the cells left to ask about are others now
-            asked = doubts(cells, found, sections, split, plain, outline.cornered)
+            asked = doubts(cells, found, sections, split, plain, outline.cornered,
+                           outline.edged)
         doubtful = asked
         if faint is not None:  # and where a faint card's strokes match as a card must
             doubtful = sorted(set(doubtful) | set(doubts(cells, found, faint, faint_stop,

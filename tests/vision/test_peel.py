@@ -413,6 +413,11 @@ def test_doubts_are_fish_like_cells_the_peel_left_bare_beside_the_shoal() -> Non
     corr[CELLS.index((0, 0)), 5] = 0.25  # beside the card, in the bare mat's group: not
     assert peel.doubts(CELLS, found, corr, 0.3, plain) == [(3, 1), (3, 2)]
     assert peel.doubts(CELLS, {}, corr, 0.3, plain) == []
+    # the plain one, and the one in the bare mat's group, with a card's edge between
+    # them and a cell not found: the plain one is asked about
+    edge = {(0, 2), (0, 0)}.__contains__
+    assert peel.doubts(CELLS, found, corr, 0.3, plain, lambda c: False, edge) == [
+        (3, 1), (0, 2), (3, 2)]
 
 
 def test_a_hole_in_the_shoal_is_asked_about() -> None:
