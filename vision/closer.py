@@ -19,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from vision.blas import product
-from vision.matching import FEATURE_PX_PER_MM, deplane, plane_basis
+from vision.matching import FEATURE_PX_PER_MM, plane_basis
+from vision.planes import deplane
 
 SHARP_BLUR_MM = 0.5
 """Blur of the closer look (the first look's is :data:`vision.matching.BLUR_MM`)."""

@@ -18,13 +18,12 @@ from vision.blas import product
 from vision.matching import (
     FINE_MM,
     SHIFTS_MM,
-    deplane,
-    deplane_weighted,
     known_samples,
     plane_basis,
     sample,
     window,
 )
+from vision.planes import deplane, deplane_weighted
 
 if TYPE_CHECKING:
     from vision.templates import Templates

@@ -10,7 +10,7 @@ from functools import cache
 
 import numpy as np
 
-from vision import matching, templates
+from vision import matching, planes, templates
 
 
 class Spared:
@@ -74,7 +74,7 @@ def _bumps(window: tuple[int, int], card_mm: float) -> np.ndarray:
              for sigma in (card_mm / 4, card_mm / 2, card_mm)
              for cy in np.linspace(-wh / 4, 5 * wh / 4, 5)
              for cx in np.linspace(-ww / 4, 5 * ww / 4, 5)]
-    out: np.ndarray = matching.deplane(np.stack(bumps)[:, :, None].astype(np.float32),
+    out: np.ndarray = planes.deplane(np.stack(bumps)[:, :, None].astype(np.float32),
                                        matching.plane_basis(ww, wh))[:, :, 0]
     return out
 
@@ -101,7 +101,7 @@ def without_halo(small: np.ndarray, corners: np.ndarray, templates: templates.Te
     ww, wh = matching.window(box, inset)
     samples = matching.sample(small, corners, box, inset, (0,))
     k, n = samples.shape[:2]
-    left = matching.deplane(samples, matching.plane_basis(ww, wh)).reshape(k, -1)
+    left = planes.deplane(samples, matching.plane_basis(ww, wh)).reshape(k, -1)
     size = (bumps * bumps).sum(1)
     amount = np.maximum((left @ bumps.T) / np.maximum(size, 1e-12)[None, :], 0.0)
     best = (amount * amount * size[None, :]).argmax(1)
@@ -140,12 +140,12 @@ def halo_distances(small: np.ndarray, corners: np.ndarray, templates: templates.
     if in_light:
         m = len(pictures)
         values = pictures.reshape(m, -1, 3) + templates.means[:, None, :]
-        pictures = matching.deplane(linear(values).astype(np.float32), q).reshape(m, -1)
+        pictures = planes.deplane(linear(values).astype(np.float32), q).reshape(m, -1)
         level = float(np.median(samples))
         slope = 2.4 / 1.055 * ((level + 0.055) / 1.055) ** 1.4
         samples = linear(samples).astype(np.float32)
     k = len(samples)
-    r = matching.deplane(samples, q).reshape(k, -1).astype(np.float64)
+    r = planes.deplane(samples, q).reshape(k, -1).astype(np.float64)
     t = pictures.astype(np.float64)
     b = bumps.astype(np.float64)
     n = r.shape[1]

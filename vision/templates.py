@@ -31,13 +31,13 @@ from vision.matching import (
     FEATURE_PX_PER_MM,
     QUANTUM,
     STEP,
-    deplane,
     distances,
     local_contrast,
     plane_basis,
     sample,
     window,
 )
+from vision.planes import deplane
 
 CODE = ("templates", "matching", "blas", "images", "calibration", "closer", "poo_rim")
 """The modules (of this package) whose arithmetic the cache holds: any change to their

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from vision import correlation, matching
+from vision import correlation, matching, planes
 from vision.peel import Cell, two_groups
 from vision.templates import Templates
 
@@ -144,7 +144,7 @@ def veiled(small: np.ndarray, corners: np.ndarray, best: np.ndarray, sections: T
     box, inset = sections.box_mm, sections.inset_mm
     ww, wh = matching.window(box, inset)
     raw = matching.sample(small, corners, box, inset, (0,))
-    flat = matching.deplane(raw, matching.plane_basis(ww, wh)).reshape(len(raw), -1)
+    flat = planes.deplane(raw, matching.plane_basis(ww, wh)).reshape(len(raw), -1)
     t = sections.features[best]
     gain = (flat * t).sum(1) / np.maximum((t * t).sum(1), 1e-9)
     share = ((gain[:, None] * sections.means[best]).sum(1)

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from companion.games.poodivers.layout import rows_of
-from vision import mat, matching
+from vision import mat, matching, planes
 from vision.decks import load_deck, load_faces
 from vision.images import load
 from vision.poodivers import PooDiversReader
@@ -83,7 +83,7 @@ def random_templates(rng: np.random.Generator, n: int, box_mm: tuple[float, floa
     ww, wh = matching.window(box_mm, inset_mm)
     q = matching.plane_basis(ww, wh)
     raw = rng.random((n, q.shape[0], 3)).astype(np.float32)
-    feats = matching.deplane(raw, q).reshape(n, -1)
+    feats = planes.deplane(raw, q).reshape(n, -1)
     return Templates(tuple(f"t{i}" for i in range(n)), feats, box_mm, inset_mm,
                      np.zeros(n), np.zeros((n, 3)), 0.0)
 

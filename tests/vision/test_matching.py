@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision import correlation, matching
+from vision import correlation, matching, planes
 from vision.templates import Templates
 
 from .helpers import random_templates
@@ -51,7 +51,7 @@ def test_a_shift_between_the_coarse_steps_is_found_by_the_fine_search() -> None:
     q = matching.plane_basis(ww, wh)
     at = np.array([(41.0, 31.0)])
     others = _templates(rng)
-    mine = matching.deplane(matching.sample(img, at, BOX_MM, INSET_MM, (0,)), q)
+    mine = planes.deplane(matching.sample(img, at, BOX_MM, INSET_MM, (0,)), q)
     t = Templates(("mine", *others.labels), np.vstack([mine.reshape(1, -1), others.features]),
                   BOX_MM, INSET_MM, np.zeros(6), np.zeros((6, 3)), 0.0)
     known = np.ones(img.shape[:2], np.float32)
@@ -123,7 +123,7 @@ def test_a_box_seen_whole_correlates_as_when_its_weights_are_all_one() -> None:
     samples = matching.sample(img, corners, BOX_MM, INSET_MM, matching.SHIFTS_MM, 0.0)
     q = matching.plane_basis(*matching.window(BOX_MM, INSET_MM))
     ones = np.ones(samples.shape[:2], bool)
-    flat = matching.deplane_weighted(samples, ones, q).reshape(len(samples), -1)
+    flat = planes.deplane_weighted(samples, ones, q).reshape(len(samples), -1)
     scale = 1.0 / np.maximum(np.sqrt(np.einsum("ij,ij->i", flat, flat)), 1e-9)
     assert np.array_equal(whole, weighed)
     assert np.array_equal(whole, (flat @ t.unit.T) * scale[:, None])
@@ -139,27 +139,27 @@ def test_a_batch_of_whole_and_clipped_boxes_is_each_box_fitted_alone() -> None:
     samples = rng.random((6, len(q), 3)).astype(np.float32)
     for weight in (np.ones((6, len(q)), bool), np.ones((6, len(q), 3), bool)):
         weight[[1, 4], 5:40] = False
-        both = matching.deplane_weighted(samples, weight, q)
+        both = planes.deplane_weighted(samples, weight, q)
         for k in range(6):
-            alone = matching.deplane_weighted(samples[k:k + 1], weight[k:k + 1], q)
+            alone = planes.deplane_weighted(samples[k:k + 1], weight[k:k + 1], q)
             assert np.allclose(both[k], alone[0], atol=1e-5)
         seen = [0, 2, 3, 5]
-        assert np.allclose(both[seen], matching.deplane(samples[seen], q), atol=1e-5)
+        assert np.allclose(both[seen], planes.deplane(samples[seen], q), atol=1e-5)
         assert not both[[1, 4], 5:40].any() and both[[1, 4], 40:].any()
     weight[2, 50:60, 1] = False  # clipped in one channel: the others' samples all count
-    both = matching.deplane_weighted(samples, weight, q)
+    both = planes.deplane_weighted(samples, weight, q)
     for ch in range(3):
-        one = matching.deplane_weighted(samples[:, :, ch:ch + 1], weight[:, :, ch], q)
+        one = planes.deplane_weighted(samples[:, :, ch:ch + 1], weight[:, :, ch], q)
         assert np.allclose(both[:, :, ch:ch + 1], one, atol=1e-5)
     assert not both[2, 50:60, 1].any() and both[2, 50:60, [0, 2]].all()
 
 
 def test_the_per_channel_basis_is_made_once() -> None:
     q = matching.plane_basis(*matching.window(BOX_MM, INSET_MM))
-    first = matching._per_channel(q, 3)
-    assert matching._per_channel(q, 3) is first
+    first = planes.per_channel(q, 3)
+    assert planes.per_channel(q, 3) is first
     assert np.array_equal(first, np.kron(q, np.eye(3, dtype=q.dtype)))
-    assert matching._per_channel(q.copy(), 3) is not first
+    assert planes.per_channel(q.copy(), 3) is not first
 
 
 def test_distances_and_means_of_a_batch_are_each_box_compared_alone() -> None:
@@ -247,7 +247,7 @@ def test_every_template_is_compared_at_the_fine_shifts_however_many() -> None:
     ww, wh = matching.window(BOX_MM, INSET_MM)
     q = matching.plane_basis(ww, wh)
     at = np.array([(41.0, 31.0)])
-    mine = matching.deplane(matching.sample(img, at, BOX_MM, INSET_MM, (0,)), q).reshape(-1)
+    mine = planes.deplane(matching.sample(img, at, BOX_MM, INSET_MM, (0,)), q).reshape(-1)
     alike = mine[None, :] + 0.6 * rng.standard_normal((39, mine.size)) * mine.std()
     features = np.vstack([alike, mine[None, :]]).astype(np.float32)
     t = Templates(tuple(f"t{i}" for i in range(40)), features, BOX_MM, INSET_MM,

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from vision import matching, poo_glare, templates
+from vision import matching, planes, poo_glare, templates
 from vision.decks import Faces
 from vision.synth_tables import Table
 
@@ -141,7 +141,7 @@ def test_the_halo_fit_is_its_formulas_in_double_precision(faces: Faces) -> None:
     got = poo_glare.halo_distances(small, corner, pictures, bumps, 0.01, matching.FINE_MM)
     samples = matching.sample(small, corner, pictures.box_mm, pictures.inset_mm,
                               matching.FINE_MM)
-    r = matching.deplane(samples, matching.plane_basis(ww, wh)).reshape(len(samples), -1)
+    r = planes.deplane(samples, matching.plane_basis(ww, wh)).reshape(len(samples), -1)
     r, t, b = r.astype(np.float64), pictures.features.astype(np.float64), bumps.astype(float)
     eps2 = r.shape[1] * ((matching.FLOOR * 0.01) ** 2 + pictures.wear)
     rr, rt, rb = (r * r).sum(1)[:, None, None], (r @ t.T)[:, :, None], (r @ b.T)[:, None, :]
