@@ -266,7 +266,8 @@ class PooDiversReader:
         # light, which carries no pattern, is itself what makes a card look like none of
         # the faces: a card that is an object only by that says as much as its pattern's
         # contrast squared (evidence grows as the square of a pattern's contrast), one that
-        # matches a face as much as its print's share of the light
+        # matches the plain face or an object picture as much as its print's share of the
+        # light (a patterned fixed face's match is not discounted: below)
         veil = veiled(small, corners + shift, templates, dist, unlike, noise, means,
                       np.array(cells, float))
         printed = plain_print(1.0 - veil, nearest, means, templates)
@@ -316,7 +317,14 @@ class PooDiversReader:
         nearest_f = faces_apart(dist_f, templates.labels, each_unlike)[1]
         nearest_b = faces_apart(dist_b, templates.labels, each_unlike)[1]
         alone = unlike_every_face(dist, nearest, fixed, each_unlike)
-        seen = share * np.where(alone, printed ** 2, printed)
+        # a card nearest a patterned fixed face (the closed back, the sleeper) shows that
+        # pattern, which no veil adds, and its distances already lie where the veiled
+        # cards' true matches do (:func:`graded`): its veil is not counted again. The
+        # plain face's want of pattern is what a veil passes for, and a faint match among
+        # many object pictures is chance: those say as much as their print's share
+        read_as = nearest.argmin(1)
+        patterned = (read_as < len(FIXED)) & (read_as != plain)
+        seen = share * np.where(alone, printed ** 2, np.where(patterned, 1.0, printed))
         reading = Reading("poodivers", {}, {}, view=view)
         free = likely(nearest_f, each_density, seen)
         # the fit held to what light gives says nothing of a card clipped anywhere (its
