@@ -115,13 +115,14 @@ def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]], cells: boo
     cells read wrong, missed or made up that the reading does not list as unsure (a
     player is not asked about them); ``unwarned``: those of them that it does not name
     as hidden by glare either (the players are told to take the photo again:
-    ``retakes`` counts the photos that say so). A refused photo's cells count as wrong
+    ``retakes`` counts the photos that say so); ``asked``: the cells a player is asked
+    about, right or wrong (read unsure, or doubtful). A refused photo's cells count as wrong
     but neither silent nor unwarned: the refusal tells the players why and what to do.
     With ``cells``, ``wrong_cells`` names each: [photo (its place among the cases: a
     synthetic photo's scene is ``seed * 1000`` plus it, a Blender photo is that set's
     photo of the game in truth.json's order), cell, true value, value read (None: missed;
     "refused"), asked about, confidence]."""
-    wrong = silent = unwarned = retakes = total = exact = refused = photos = 0
+    wrong = silent = unwarned = retakes = total = exact = refused = photos = asked = 0
     times: list[float] = []
     cpu: list[float] = []
     bins = [[0, 0] for _ in BINS[1:]]
@@ -148,6 +149,7 @@ def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]], cells: boo
             unsure = {names[k] for k in reading.unsure()}
             hidden = {names[k] for k in reading.hidden}
             retakes += bool(hidden)
+            asked += len(unsure)
             for cell, value in reading.cells.items():
                 k = int(np.searchsorted(BINS, reading.confidence[cell], side="right")) - 1
                 bins[min(k, len(bins) - 1)][0] += 1
@@ -164,7 +166,7 @@ def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]], cells: boo
             unwarned += len(bad - unsure - hidden)
         exact, photos = exact + (not bad), photos + 1
     return {"photos": photos, "cells": total, "wrong": wrong, "silent": silent,
-            "unwarned": unwarned, "retakes": retakes,
+            "unwarned": unwarned, "retakes": retakes, "asked": asked,
             "per_cell_error": round(wrong / max(total, 1), 5), "layouts_exact": exact,
             "refused": refused, **_stats(times), **_stats(cpu, "cpu_ms"),
             "calibration": bins, "ms": times, "cpu_ms": cpu,
@@ -176,8 +178,8 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     the worst group's p50 (``ms_p50_worst_group``: a group is a few photos, so it moves
     by tens of milliseconds from run to run)."""
     out = {k: sum(p[k] for p in parts) for k in ("photos", "cells", "wrong", "silent",
-                                                 "unwarned", "retakes", "layouts_exact",
-                                                 "refused")}
+                                                 "unwarned", "retakes", "asked",
+                                                 "layouts_exact", "refused")}
     out["per_cell_error"] = round(out["wrong"] / max(out["cells"], 1), 5)
     times = [t for p in parts for t in p["ms"]]
     cpu = [t for p in parts for t in p["cpu_ms"]]
@@ -286,7 +288,8 @@ def cli_timing(table: Table, folder: Path, k: int, games: Iterable[str]) -> dict
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--n", type=int, default=8, help="photos per style, tier and game")
+    p.add_argument("--n", type=int, default=8,
+                   help="photos per style, tier and game (0: the Blender sets alone)")
     p.add_argument("--cli", type=int, default=8, help="photos timed through the CLI")
     p.add_argument("--cli-only", action="store_true",
                    help="only time the CLI (on the off-white table): no accuracy")
@@ -299,6 +302,10 @@ def main() -> None:
                    help="physically based sets to read (folders with truth.json); "
                         "the eleven committed ones unless given")
     args = p.parse_args()
+    if args.n < 0 or args.cli < 0:
+        p.error("--n and --cli count photos: give 0 or more")
+    if args.cli_only and not args.cli:
+        p.error("--cli-only times the CLI: give --cli 1 or more")
     for folder in args.blender:
         if not (folder / "truth.json").is_file():
             p.error(f"{folder} has no truth.json: give a folder that render_blender.py wrote")
@@ -319,7 +326,8 @@ def main() -> None:
             out["load_after"] = os.getloadavg()[0]
             print(json.dumps(out))
             return
-        tables = {name: write_table(STYLES[name], Path(tmp) / name) for name in args.styles}
+        tables = {name: write_table(STYLES[name], Path(tmp) / name)
+                  for name in (args.styles if args.n else [])}
         by_tier: dict[str, dict[str, list[dict[str, Any]]]] = {}
         out["styles"] = {}
         for name, table in tables.items():
@@ -344,7 +352,8 @@ def main() -> None:
             out[f"calibration_{key}"] = {game: calibration([r])
                                          for game, r in out[key].items()}
         if args.cli:
-            table = tables.get("offwhite") or next(iter(tables.values()))
+            name = "offwhite" if "offwhite" in args.styles else args.styles[0]
+            table = tables.get(name) or write_table(STYLES[name], Path(tmp) / name)
             out["cli"] = {"style": table.style.name,
                           **cli_timing(table, Path(tmp), args.cli, args.games)}
     out["load_after"] = os.getloadavg()[0]

@@ -31,6 +31,17 @@ def test_a_wrong_cell_is_silent_unless_it_is_asked_about() -> None:
     assert (out["wrong"], out["silent"], out["unwarned"], out["refused"]) == (2, 1, 1, 0)
 
 
+def test_every_cell_asked_about_is_counted_right_or_wrong() -> None:
+    """B1 is read wrong and asked about, C1 read right and asked about (a player taps
+    both), A1 is read sure: two questions."""
+    def read(photo: np.ndarray) -> Reading:
+        return Reading("poodivers", {"A1": "closed", "B1": "closed", "C1": "sleeper"},
+                       {"A1": 0.99, "B1": 0.4, "C1": 0.6})
+
+    out = measure([(PHOTO, TRUTH, read)])
+    assert (out["wrong"], out["silent"], out["asked"]) == (1, 0, 2)
+
+
 def test_each_wrong_cell_is_named_when_asked_for() -> None:
     def read(photo: np.ndarray) -> Reading:
         return Reading("poodivers", {"A1": "object", "B1": "closed", "C1": "sleeper"},
