@@ -228,6 +228,47 @@ def _free(t: dict[str, Any]) -> tuple[float, float, float, float]:
             min(x for x in xs if x > w / 2) - half, h - 12.0)
 
 
+THICKNESS_MM = 0.32
+"""A card's thickness (Blender solidifies each card's face this much downwards)."""
+
+
+def card_surface(card: dict[str, Any], points: np.ndarray) -> np.ndarray:
+    """The height (mm) of ``card``'s face over mat points (N x 2 mm; NaN off the card):
+    its ``z_mm`` where it is lowest, rising as the square towards the ends of its long
+    side by ``curl_mm`` (as ``blender_scene.py`` bows it), turned by ``angle_deg``."""
+    w, h = card["size_mm"]
+    a = math.radians(card["angle_deg"])
+    d = np.asarray(points, float) - np.asarray(card["centre_mm"], float)
+    # along the card's own sides (the mat's y runs down, Blender's up, where the card is
+    # turned by minus the angle)
+    u = math.cos(a) * d[:, 0] + math.sin(a) * d[:, 1]
+    v = math.sin(a) * d[:, 0] - math.cos(a) * d[:, 1]
+    t = u / (w / 2) if w >= h else v / (h / 2)
+    out = card["z_mm"] + card["curl_mm"] * t * t
+    out[(np.abs(u) > w / 2) | (np.abs(v) > h / 2)] = np.nan
+    return out
+
+
+def resting_height(card: dict[str, Any], below: list[dict[str, Any]]) -> float:
+    """The ``z_mm`` at which ``card`` rests on the mat and the cards ``below``: its
+    underside (its face less :data:`THICKNESS_MM`, bowed as the face is) clears every face
+    under it everywhere, touching the highest. Cards that bow pass through each other
+    when they are only stacked a thickness apart: the lower card's raised ends then show
+    through the upper one, and the photo no longer shows the layout the truth says."""
+    w, h = card["size_mm"]
+    reach = math.hypot(w, h) / 2
+    steps = np.arange(-reach, reach + 0.5, 0.5)  # every half millimetre
+    us, vs = np.meshgrid(steps, steps)
+    points = np.stack([us.ravel(), vs.ravel()], 1) + np.asarray(card["centre_mm"], float)
+    own = card_surface({**card, "z_mm": 0.0}, points)
+    on = ~np.isnan(own)
+    points, own = points[on], own[on]
+    top = np.zeros(len(points))  # the mat
+    for other in below:
+        top = np.fmax(top, card_surface(other, points))
+    return float(np.max(top - own) + THICKNESS_MM + 0.02)  # and a hair of air
+
+
 def shoal_cards(t: dict[str, Any], tdir: Path, rng: random.Random
                 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     sw, sh = t["section_mm"]
@@ -241,16 +282,14 @@ def shoal_cards(t: dict[str, Any], tdir: Path, rng: random.Random
     oy = rng.uniform(top + 3, bottom - 3 - rows * sh)
     deck = load_deck("default")
     cards: list[dict[str, Any]] = []
-    heights: dict[tuple[int, int], float] = {}
     for cid, x, y in order:
-        spots = {(x + dx, y + dy) for dx in range(2) for dy in range(2)}
-        z = max((heights[s] for s in spots if s in heights), default=-0.36) + 0.36
-        heights.update(dict.fromkeys(spots, z))
-        cards.append({"image": str(tdir / "deck" / f"{cid}.png"),
-                      "centre_mm": [ox + (x - x0 + 1) * sw + rng.uniform(-1.5, 1.5),
-                                    oy + (y - y0 + 1) * sh + rng.uniform(-1.5, 1.5)],
-                      "size_mm": [2 * sw, 2 * sh], "angle_deg": rng.uniform(-2, 2),
-                      "z_mm": z, "curl_mm": rng.uniform(0.3, 1.4)})
+        card = {"image": str(tdir / "deck" / f"{cid}.png"),
+                "centre_mm": [ox + (x - x0 + 1) * sw + rng.uniform(-1.5, 1.5),
+                              oy + (y - y0 + 1) * sh + rng.uniform(-1.5, 1.5)],
+                "size_mm": [2 * sw, 2 * sh], "angle_deg": rng.uniform(-2, 2),
+                "curl_mm": rng.uniform(0.3, 1.4)}
+        card["z_mm"] = resting_height(card, cards)
+        cards.append(card)
     visible: dict[tuple[int, int], str] = {}
     for cid, x, y in order:
         visible = placement.place(visible, deck.cards[cid], (x, y))
@@ -345,7 +384,7 @@ def job(i: int, name: str, t: dict[str, Any], cards: list[dict[str, Any]], out: 
                                                               rng.uniform(0.12, 0.25), 0.06],
             "mat_mm": [w, h], "mat_image": str(out / name / "mat.png"),
             "mat_roughness": t["roughness"], "mat_coat": t["coat"], "cards": [
-                {**c, "thickness_mm": 0.32, "roughness": rng.uniform(0.15, 0.3),
+                {**c, "thickness_mm": THICKNESS_MM, "roughness": rng.uniform(0.15, 0.3),
                  "coat": rng.uniform(0.5, 1.0)} for c in cards],
             "lamp": {"size_m": rng.uniform(0.08, 0.25), "at_mm": lamp_at,
                      "target_mm": [w / 2, h / 2, 0], "watts": rng.uniform(3.5, 7.0),
@@ -375,7 +414,8 @@ def main() -> None:
     p.add_argument("--height", type=int, default=768)
     p.add_argument("--samples", type=int, default=12)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--only", type=int, default=None, help="render only photo number N")
+    p.add_argument("--only", type=int, nargs="+", default=None,
+                   help="render only these photo numbers (truth.json is written whole)")
     args = p.parse_args()
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -398,7 +438,9 @@ def main() -> None:
         photos.append({"file": f"photos/{i:02d}.jpg", "table": name, **entry,
                        "cells": cells})
     if args.only is not None:
-        jobs = [jobs[args.only]]
+        if not all(0 <= k < len(jobs) for k in args.only):
+            p.error(f"--only takes photo numbers from 0 to {len(jobs) - 1}")
+        jobs = [jobs[k] for k in args.only]
     with tempfile.TemporaryDirectory() as tmp:
         for j in jobs:
             j["png"] = str(Path(tmp) / Path(j["png"]).name)
