@@ -7,6 +7,8 @@ each other")."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,12 +16,12 @@ from hypothesis import strategies as st
 from benchmarks.render_blender import THICKNESS_MM, card_surface, resting_height
 
 
-def card(x: float, y: float, curl: float, angle: float = 0.0) -> dict[str, object]:
+def card(x: float, y: float, curl: float, angle: float = 0.0) -> dict[str, Any]:
     return {"centre_mm": [x, y], "size_mm": [80.0, 60.0], "angle_deg": angle,
             "curl_mm": curl}
 
 
-def footprint(c: dict[str, object]) -> np.ndarray:
+def footprint(c: dict[str, Any]) -> np.ndarray:
     ys, xs = np.mgrid[-60:60:0.5, -60:60:0.5]
     return np.stack([xs.ravel(), ys.ravel()], 1) + np.asarray(c["centre_mm"], float)
 
@@ -57,7 +59,7 @@ def test_no_card_passes_through_one_under_it(spots: list[tuple[float, ...]]) -> 
     """Whatever the places, bows and turns: every card's underside lies on or above the
     face of every card laid before it, and above the mat (to within what the half
     millimetre it is measured every leaves: a twentieth of a millimetre)."""
-    laid: list[dict[str, object]] = []
+    laid: list[dict[str, Any]] = []
     for x, y, curl, angle in spots:
         c = card(100.0 + x, 100.0 + y, curl, angle)
         c["z_mm"] = resting_height(c, laid)
