@@ -75,20 +75,19 @@ def test_cards_washed_out_by_the_lamp_are_read_from_their_faint_strokes() -> Non
     each channel's plane their sections correlate with nothing above the stop, and six
     cells were left out (asked about as "no card?"). Compared again at local contrast
     beside the cards read (:mod:`vision.washed`), each is read: one of the two cards
-    whole, and the layout but for one cell under the reflection beside it (a sardine pair
-    read as an angel since every section is compared at the fine shifts), which is asked
-    about."""
+    whole, and the layout but for one cell under the reflection beside it (since the set
+    was rendered again with cards resting on each other, 7 December: 3,4, a puffer left
+    out), which is asked about."""
     shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
                 ["photos"] if s["file"] == "photos/08.jpg")
     table = SET / shot["table"]
     reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
     reading = reader.read(load(SET / shot["file"]))
     bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
-    names = {v: k for k, v in moved(reading.cells, *shift).items()}
+    names = {v: k for k, v in moved([*reading.cells, *reading.doubtful], *shift).items()}
     assert len(bad) <= 1 and all(names.get(c) in reading.unsure() for c in bad), sorted(bad)
     washed = ("4,3", "4,4", "5,3", "5,4")  # one of the two cards, whole
     assert all(reading.cells.get(names.get(c, "")) == shot["cells"][c] for c in washed)
-    assert not reading.doubtful
 
 
 def test_a_card_the_glare_washes_out_is_asked_about_and_bare_red_paper_hides_nothing(
@@ -179,21 +178,42 @@ def test_a_section_whose_card_the_lamp_washes_out_is_read_by_itself() -> None:
 
 
 def test_a_section_under_the_lamp_s_veil_is_ranked_at_local_contrast_too() -> None:
-    """Photo 02: the lamp's reflection whitens the shoal's right-hand cards (low
-    contrast, the colours faded). Cell 5,1, a clown pair, matched the print's plain
-    section best and was read as one; veiled (its print explains well under half the
-    light the clear cards' does) and compared at local contrast too
-    (:func:`vision.washed.through_veil`), it is read right. Cell 4,1, an angel and a
-    tang, matches no section better than the bare mat does, and was read as a tang
-    pair, the section of the card the peel took for its clear sections; at local
-    contrast the angel and tang match it as a card must (:func:`vision.washed.read_by_card`).
-    The photo is read exactly, from disk and as sent, and both cells are still asked
-    about: the print matches them weakly."""
-    for shot, reading, names in read_exactly("photos/02.jpg"):
-        assert reading.cells[names["5,1"]] == shot["cells"]["5,1"] == "clown+clown"
-        assert reading.cells[names["4,1"]] == shot["cells"]["4,1"] == "angel+tang"
-        unsure = set(reading.unsure())
-        assert names["4,1"] in unsure and names["5,1"] in unsure
+    """Photo 08: the lamp's reflection whitens the cards at the shoal's top (low
+    contrast, the colours faded). Cell 3,3, an angel and a puffer, veiled (its print
+    explains well under half the light the clear cards' does), is compared at local
+    contrast too (:func:`vision.washed.through_veil`) and read right; by each channel's
+    plane alone it is not. (Photo 02 showed this until the set was rendered again with
+    cards resting on each other, 7 December.)"""
+    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
+                ["photos"] if s["file"] == "photos/08.jpg")
+    table = SET / shot["table"]
+    reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
+    reading = reader.read(load(SET / shot["file"]))
+    bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
+    names = {v: k for k, v in moved(reading.cells, *shift).items()}
+    assert shot["cells"]["3,3"] == "angel+puffer" and "3,3" not in bad, sorted(bad)
+    assert reading.cells[names["3,3"]] == "angel+puffer"
+
+
+def test_a_cell_its_print_leaves_to_its_card_is_read_at_local_contrast() -> None:
+    """Photo 02, as a phone sends it: the lamp's reflection whitens the shoal's
+    right-hand cards. Cells 4,1 (an angel and a tang) and 5,1 (a clown pair) match no
+    section better than the bare mat or the card's plain section does, and were read as
+    the section of the card the peel took for its clear sections; at local contrast their
+    own sections match as a card's must (:func:`vision.washed.read_by_card`). The photo is
+    read exactly, and both cells are still asked about: the print matches them weakly."""
+    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
+                ["photos"] if s["file"] == "photos/02.jpg")
+    table = SET / shot["table"]
+    reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
+    reading = reader.read(as_sent(load(SET / shot["file"])))
+    bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
+    assert not bad, sorted(bad)
+    names = {v: k for k, v in moved(reading.cells, *shift).items()}
+    assert reading.cells[names["5,1"]] == shot["cells"]["5,1"] == "clown+clown"
+    assert reading.cells[names["4,1"]] == shot["cells"]["4,1"] == "angel+tang"
+    unsure = set(reading.unsure())
+    assert names["4,1"] in unsure and names["5,1"] in unsure
 
 
 def test_no_score_is_taken_from_a_photo_with_unsure_cells(
@@ -213,15 +233,18 @@ def test_no_score_is_taken_from_a_photo_with_unsure_cells(
     assert "--layout" in err and "Traceback" not in err
 
 
-SHOAL_NOW = (0.026, 0.005, 0.005)
-"""What the Shoal reader of 2026-12-06 does on the whole set read here (6 of 231 cells
-wrong, 2.6 %, each listed as unsure; 17 before washed-out cards were read at local
-contrast, 7 before a cell its print leaves to its card was read at local contrast, 6
-before every section was compared at the fine shifts, 7 before a cell's own value was
-shown where it and its card disagree decisively: photo 03's cell 1,2), rounded up, with
-one cell's leeway for those neither listed as unsure nor named as hidden by glare: the
-bound it must not fall back from while the whole set does not meet :data:`BOUND` (the
-three photos of :func:`test_photos_are_read_within_the_per_cell_bound` do)."""
+SHOAL_NOW = (0.031, 0.005, 0.005)
+"""What the Shoal reader of 2026-12-07 does on the whole set read here (7 of 231 cells
+wrong, 3.0 %, each listed as unsure), rounded up, with one cell's leeway for those
+neither listed as unsure nor named as hidden by glare: the bound it must not fall back
+from while the whole set does not meet :data:`BOUND` (the three photos of
+:func:`test_photos_are_read_within_the_per_cell_bound` do). The set's Shoal photos were
+rendered again on 7 December with each card resting on the cards under it (they had
+passed through each other's raised ends); on the photos before, 6 of 231 (17 before
+washed-out cards were read at local contrast, 7 before a cell its print leaves to its
+card was read at local contrast, 6 before every section was compared at the fine
+shifts, 7 before a cell's own value was shown where it and its card disagree
+decisively)."""
 
 
 def test_the_shoal_reader_does_not_fall_back_on_the_whole_set() -> None:
