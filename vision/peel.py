@@ -131,7 +131,9 @@ def apart(found: dict[Cell, int], asked: list[Cell], top: list[Cell]) -> list[Ce
     holding the ``top`` card's cells (the largest when none of them was found), joined
     through cells found or ``asked`` about. What lies apart from it is something else
     that matched a section: a marker's white border and black edge make a plain
-    section's frame. Such cells are asked about, not read."""
+    section's frame. Such cells are asked about, not read; but a piece that holds a whole
+    card (its four sections found at their places) is cards: a lamp's reflection that
+    washes out a band of the shoal leaves the cards beyond it apart."""
     joined = set(found) | set(asked)
     pieces: list[set[Cell]] = []
     left = set(joined)
@@ -149,7 +151,12 @@ def apart(found: dict[Cell, int], asked: list[Cell], top: list[Cell]) -> list[Ce
     if len(pieces) < 2:
         return []
     shoal = max(pieces, key=lambda p: (len(p & set(top)), len(p & found.keys())))
-    out = [c for c in found if c not in shoal]
+    places: dict[tuple[int, Cell], set[Cell]] = {}
+    for c, col in found.items():
+        places.setdefault(card_place(c, col), set()).add(c)
+    whole = [cards for cards in places.values() if len(cards) == len(QUADRANTS)]
+    kept = set().union(shoal, *(p for p in pieces if any(cards <= p for cards in whole)))
+    out = [c for c in found if c not in kept]
     return [] if len(out) == len(found) else sorted(out, key=lambda c: (c[1], c[0]))
 
 
