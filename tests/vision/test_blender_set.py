@@ -69,6 +69,15 @@ def test_photos_are_read_within_the_per_cell_bound(game: str) -> None:
     assert wrong / total <= BOUND, f"{wrong} of {total} cells wrong ({'; '.join(seen)})"
 
 
+def shoal_photo(file: str) -> tuple[dict[str, Any], ShoalReader]:
+    """The set's Shoal photo ``file`` (``"photos/08.jpg"``): its truth, and the reader of
+    its table."""
+    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
+                ["photos"] if s["file"] == file)
+    table = SET / shot["table"]
+    return shot, ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
+
+
 def test_cards_washed_out_by_the_lamp_are_read_from_their_faint_strokes() -> None:
     """Photo 08: the lamp's reflection washes two cards out (whitened and speckled, their
     fish faint strokes a player still sees; hardly a pixel clipped in every channel). By
@@ -78,10 +87,7 @@ def test_cards_washed_out_by_the_lamp_are_read_from_their_faint_strokes() -> Non
     whole, and the layout but for one cell under the reflection beside it (since the set
     was rendered again with cards resting on each other, 7 December: 3,4, a puffer left
     out), which is asked about."""
-    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
-                ["photos"] if s["file"] == "photos/08.jpg")
-    table = SET / shot["table"]
-    reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
+    shot, reader = shoal_photo("photos/08.jpg")
     reading = reader.read(load(SET / shot["file"]))
     bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
     names = {v: k for k, v in moved([*reading.cells, *reading.doubtful], *shift).items()}
@@ -99,10 +105,7 @@ def test_a_card_the_glare_washes_out_is_asked_about_and_bare_red_paper_hides_not
     only). The bare linen paper clips in red over half the mat, but green and blue show
     it: no cell is named hidden and the players are not told to take the photo again
     (25 cells were, with nothing there)."""
-    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
-                ["photos"] if s["file"] == "photos/04.jpg")
-    table = SET / shot["table"]
-    reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
+    shot, reader = shoal_photo("photos/04.jpg")
     photo = load(SET / shot["file"])
     assert (photo[:, :, 2] >= 254).mean() > 0.3, "the photo's red no longer clips: pick another"
     reading = reader.read(photo)
@@ -118,6 +121,7 @@ def test_a_card_the_glare_washes_out_is_asked_about_and_bare_red_paper_hides_not
         assert "no-card" in [c["value"] for c in unsure[cell]["candidates"]]
     out = reading.to_json()
     assert out["hidden"] == [] and out["retake"] is None
+    table = SET / shot["table"]
     assert main(["vision", "read", "shoal", str(SET / shot["file"]), "--deck",
                  str(table / "deck"), "--mat", str(table / "mat.json")]) == 0
     assert "take the photo again" not in capsys.readouterr().out
@@ -128,10 +132,7 @@ def test_only_cells_clipped_in_every_channel_are_named_hidden() -> None:
     shoal; 28 cells beside it were named hidden, with nothing there. None is now; a
     glare spot clipped in every channel painted over a bare cell beside the shoal is
     named, and the players are told to take the photo again."""
-    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
-                ["photos"] if s["file"] == "photos/08.jpg")
-    table = SET / shot["table"]
-    reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
+    shot, reader = shoal_photo("photos/08.jpg")
     photo = load(SET / shot["file"])
     reading = reader.read(photo)
     assert reading.hidden == [] and reading.to_json()["retake"] is None
@@ -157,10 +158,7 @@ def test_only_cells_clipped_in_every_channel_are_named_hidden() -> None:
 def read_exactly(file: str) -> Iterator[tuple[dict[str, Any], Reading, dict[str, str]]]:
     """The set's Shoal photo ``file`` read from disk and as sent, each reading checked to
     be exact: its truth, the reading, and each true cell's name in the reading."""
-    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
-                ["photos"] if s["file"] == file)
-    table = SET / shot["table"]
-    reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
+    shot, reader = shoal_photo(file)
     for photo in (load(SET / file), as_sent(load(SET / file))):
         reading = reader.read(photo)
         bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
@@ -184,10 +182,7 @@ def test_a_section_under_the_lamp_s_veil_is_ranked_at_local_contrast_too() -> No
     contrast too (:func:`vision.washed.through_veil`) and read right; by each channel's
     plane alone it is not. (Photo 02 showed this until the set was rendered again with
     cards resting on each other, 7 December.)"""
-    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
-                ["photos"] if s["file"] == "photos/08.jpg")
-    table = SET / shot["table"]
-    reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
+    shot, reader = shoal_photo("photos/08.jpg")
     reading = reader.read(load(SET / shot["file"]))
     bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
     names = {v: k for k, v in moved(reading.cells, *shift).items()}
@@ -202,10 +197,7 @@ def test_a_cell_its_print_leaves_to_its_card_is_read_at_local_contrast() -> None
     the section of the card the peel took for its clear sections; at local contrast their
     own sections match as a card's must (:func:`vision.washed.read_by_card`). The photo is
     read exactly, and both cells are still asked about: the print matches them weakly."""
-    shot = next(s for s in json.loads((SET / "truth.json").read_text(encoding="utf-8"))
-                ["photos"] if s["file"] == "photos/02.jpg")
-    table = SET / shot["table"]
-    reader = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json"))
+    shot, reader = shoal_photo("photos/02.jpg")
     reading = reader.read(as_sent(load(SET / shot["file"])))
     bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
     assert not bad, sorted(bad)
