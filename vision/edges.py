@@ -214,4 +214,3 @@ class Outline:
         inward = tuple(side for side, (dx, dy) in SIDES.items()
                        if (c[0] + dx, c[1] + dy) in self.index)
         return any(v > self.edge for v in self.sides(c, inward).values())
-
