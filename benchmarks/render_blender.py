@@ -324,11 +324,13 @@ def poo_cards(t: dict[str, Any], tdir: Path, rng: random.Random, layout: str
         image = {"closed": "closed.png", "blank": "blank.png", "sleeper": "sleeper.png",
                  "object": f"o{rng.randrange(14):02d}.png"}[face]
         truth[str(name)] = face
-        cards.append({"image": str(tdir / "faces" / image),
-                      "centre_mm": [ox + (c + 0.5) * pitch[0] + rng.uniform(-1, 1),
-                                    oy + (r + 0.5) * pitch[1] + rng.uniform(-1, 1)],
-                      "size_mm": [cw, ch], "angle_deg": rng.uniform(-3, 3), "z_mm": 0.0,
-                      "curl_mm": rng.uniform(0.1, 0.6)})
+        card = {"image": str(tdir / "faces" / image),
+                "centre_mm": [ox + (c + 0.5) * pitch[0] + rng.uniform(-1, 1),
+                              oy + (r + 0.5) * pitch[1] + rng.uniform(-1, 1)],
+                "size_mm": [cw, ch], "angle_deg": rng.uniform(-3, 3),
+                "curl_mm": rng.uniform(0.1, 0.6)}
+        card["z_mm"] = resting_height(card, [])  # on the mat, not sunk into it
+        cards.append(card)
     return cards, truth
 
 

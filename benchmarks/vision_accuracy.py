@@ -11,7 +11,7 @@ wrong, missed or made up, over true cells), exact layouts and refusals, with ms 
 (JPEG decode plus reading; p50, p95, as wall time and as this process's CPU time,
 ``cpu_ms_*``: the goal is in milliseconds of one core, and another program on the
 machine slows the wall time only). The Blender set (``tests/vision/blender``) is read
-the same way, and so are ten more (``benchmarks/blender-seed2`` to ``blender-seed11``)
+the same way, and so are eleven more (``benchmarks/blender-seed2`` to ``blender-seed12``)
 that no test reads; ``--blender`` reads others instead (any
 folder ``render_blender.py`` wrote), or none.
 Then it times ``companion vision read`` of each game as a whole process (start-up, file
@@ -59,12 +59,14 @@ from vision.synth_tables import STYLES, TIERS, Table, write_table
 BLENDER = Path(__file__).resolve().parents[1] / "tests" / "vision" / "blender"
 BLENDER_SETS = {"blender": BLENDER,
                 **{f"blender_seed{n}": Path(__file__).resolve().parent / f"blender-seed{n}"
-                   for n in range(2, 12)}}
+                   for n in range(2, 13)}}
 """The committed physically based sets by the key the benchmark's JSON gives each: the
-one the tests read, and ``benchmarks/blender-seed2`` to ``blender-seed11``
+one the tests read, and ``benchmarks/blender-seed2`` to ``blender-seed12``
 (``render_blender.py --seed N``), each rendered once and kept from the changes of the
 session it was rendered in but for reads before and after them (``docs/vision.md``
-says which session and how)."""
+says which session and how; the Shoal photos of sets 1-11 were rendered again on 7
+December with the cards resting on each other, and set 12 was rendered then, its Tokyo
+Poo Divers cards resting on the mat as well)."""
 LAYOUTS = sorted(named())
 GAMES = ("shoal", "poodivers")
 Read = Callable[[np.ndarray], Reading]
@@ -300,7 +302,7 @@ def main() -> None:
     p.add_argument("--games", nargs="*", default=list(GAMES), choices=GAMES)
     p.add_argument("--blender", nargs="*", type=Path, default=list(BLENDER_SETS.values()),
                    help="physically based sets to read (folders with truth.json); "
-                        "the eleven committed ones unless given")
+                        "the twelve committed ones unless given")
     args = p.parse_args()
     if args.n < 0 or args.cli < 0:
         p.error("--n and --cli count photos: give 0 or more")
