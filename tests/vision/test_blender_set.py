@@ -81,12 +81,13 @@ def shoal_photo(file: str) -> tuple[dict[str, Any], ShoalReader]:
 def test_cards_washed_out_by_the_lamp_are_read_from_their_faint_strokes() -> None:
     """Photo 08: the lamp's reflection washes two cards out (whitened and speckled, their
     fish faint strokes a player still sees; hardly a pixel clipped in every channel). By
-    each channel's plane their sections correlate with nothing above the stop, and six
-    cells were left out (asked about as "no card?"). Compared again at local contrast
-    beside the cards read (:mod:`vision.washed`), each is read: one of the two cards
-    whole, and the layout but for one cell under the reflection beside it (since the set
-    was rendered again with cards resting on each other, 7 December: 3,4, a puffer left
-    out), which is asked about."""
+    each channel's plane their sections correlate with nothing above the stop, and the
+    cells were left out (asked about as "no card?"; on this photo, rendered again on 7
+    December with the cards resting on each other, four more cells wrong without what
+    follows).
+    Compared again at local contrast beside the cards read (:mod:`vision.washed`), each
+    is read: one of the two cards whole, and the layout but for one cell under the
+    reflection beside it (3,4, a puffer, left out), which is asked about."""
     shot, reader = shoal_photo("photos/08.jpg")
     reading = reader.read(load(SET / shot["file"]))
     bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
@@ -177,11 +178,10 @@ def test_a_section_whose_card_the_lamp_washes_out_is_read_by_itself() -> None:
 
 def test_a_section_under_the_lamp_s_veil_is_ranked_at_local_contrast_too() -> None:
     """Photo 08: the lamp's reflection whitens the cards at the shoal's top (low
-    contrast, the colours faded). Cell 3,3, an angel and a puffer, veiled (its print
-    explains well under half the light the clear cards' does), is compared at local
-    contrast too (:func:`vision.washed.through_veil`) and read right; by each channel's
-    plane alone it is not. (Photo 02 showed this until the set was rendered again with
-    cards resting on each other, 7 December.)"""
+    contrast, the colours faded). Cell 3,3, an angel and a puffer, under that veil, is
+    compared at local contrast too (:func:`vision.washed.through_veil`) and read right;
+    by each channel's plane alone it is read wrong. (Photo 02 showed this until the set
+    was rendered again with cards resting on each other, 7 December.)"""
     shot, reader = shoal_photo("photos/08.jpg")
     reading = reader.read(load(SET / shot["file"]))
     bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)
@@ -192,11 +192,11 @@ def test_a_section_under_the_lamp_s_veil_is_ranked_at_local_contrast_too() -> No
 
 def test_a_cell_its_print_leaves_to_its_card_is_read_at_local_contrast() -> None:
     """Photo 02, as a phone sends it: the lamp's reflection whitens the shoal's
-    right-hand cards. Cells 4,1 (an angel and a tang) and 5,1 (a clown pair) match no
-    section better than the bare mat or the card's plain section does, and were read as
-    the section of the card the peel took for its clear sections; at local contrast their
-    own sections match as a card's must (:func:`vision.washed.read_by_card`). The photo is
-    read exactly, and both cells are still asked about: the print matches them weakly."""
+    right-hand cards. Cells 4,1 (an angel and a tang) and 5,1 (a clown pair) are cells
+    their print leaves to their card; read again at local contrast
+    (:func:`vision.washed.read_by_card`) they show their own sections, and without that
+    both are read wrong. The photo is read exactly, and both cells are still asked
+    about: the print matches them weakly."""
     shot, reader = shoal_photo("photos/02.jpg")
     reading = reader.read(as_sent(load(SET / shot["file"])))
     bad, shift = wrong_cells(shot["cells"], reading.cells, shoal=True)

@@ -445,7 +445,8 @@ def test_cells_apart_from_the_shoal_are_asked_about_not_read() -> None:
     assert peel.apart({(5, 0): 5}, [], [(0, 0)]) == []
     assert peel.apart({(0, 0): 0, (1, 0): 1, (2, 1): 3}, [], []) == [(2, 1)]  # nor do corners
     # a piece apart that holds a whole card (card 2's four sections at their places, as
-    # beyond a band the lamp washed out) is cards; a lone section beside it is not
+    # beyond a band the lamp washed out) is cards, and so is a section joined to it;
+    # three of a card's sections are not
     beyond = {(5, 3): 8, (6, 3): 9, (5, 4): 10, (6, 4): 11, (7, 4): 5}
     assert peel.apart({**found, **beyond}, [], [(0, 0)]) == [(5, 0), (3, 1)]
     assert peel.apart({**found, (5, 3): 8, (6, 3): 9, (5, 4): 10}, [], [(0, 0)]) == [
