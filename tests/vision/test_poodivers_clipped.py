@@ -2,10 +2,8 @@
 says: the fit with the gain held to what light gives (``poo_veil.bounded_misfit``)
 takes a card's mean colour for its colour, and a clipped channel's mean leans away from
 the clip. The Blender set's photo 16 (linen table): the warm lamp clips the blanks'
-red; read right, they were asked about at 0.005-0.3, the held fit alone doubting them.
-Now each is as sure as its free fit's odds (its first candidate), 0.89-1.0 as sent
-(compared in paper whites, the lamp's blue brought up, the photo's pattern distances
-are less decisive than they were, 0.99-1.0)."""
+red; read right, the held fit alone would have them asked about (0.02-0.82). Each is as
+sure as its free fit's odds (its first candidate), 0.96-1.0 as sent."""
 
 from __future__ import annotations
 
