@@ -264,10 +264,11 @@ class PooDiversReader:
             values, nearest = faces_apart(dist, templates.labels, unlike)
         # a veiled card's light is that much the veil's, not its print's; and a veil's
         # light, which carries no pattern, is itself what makes a card look like none of
-        # the faces: a card that is an object only by that says as much as its pattern's
-        # contrast squared (evidence grows as the square of a pattern's contrast), one that
-        # matches the plain face or an object picture as much as its print's share of the
-        # light (a patterned fixed face's match is not discounted: below)
+        # the faces: a card that is an object only by that, or that matches the plain face
+        # (a veil passes for its want of pattern), says as much as its pattern's contrast
+        # squared (evidence grows as the square of a pattern's contrast), one that
+        # matches an object picture as much as its print's share of the light (a
+        # patterned fixed face's match is not discounted: below)
         veil = veiled(small, corners + shift, templates, dist, unlike, noise, means,
                       np.array(cells, float))
         printed = plain_print(1.0 - veil, nearest, means, templates)
@@ -320,11 +321,14 @@ class PooDiversReader:
         # a card nearest a patterned fixed face (the closed back, the sleeper) shows that
         # pattern, which no veil adds, and its distances already lie where the veiled
         # cards' true matches do (:func:`graded`): its veil is not counted again. The
-        # plain face's want of pattern is what a veil passes for, and a faint match among
-        # many object pictures is chance: those say as much as their print's share
+        # plain face's want of pattern is what a veil passes for: it says as much as the
+        # pattern a card would have shown through the veil, its print's share squared, as
+        # being unlike every face does. A faint match among many object pictures is
+        # chance: it says as much as its print's share
         read_as = nearest.argmin(1)
         patterned = (read_as < len(FIXED)) & (read_as != plain)
-        seen = share * np.where(alone, printed ** 2, np.where(patterned, 1.0, printed))
+        squared = alone | (read_as == plain)
+        seen = share * np.where(squared, printed ** 2, np.where(patterned, 1.0, printed))
         reading = Reading("poodivers", {}, {}, view=view)
         free = likely(nearest_f, each_density, seen)
         # the fit held to what light gives says nothing of a card clipped anywhere (its
