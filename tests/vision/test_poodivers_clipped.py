@@ -2,8 +2,8 @@
 says: the fit with the gain held to what light gives (``poo_veil.bounded_misfit``)
 takes a card's mean colour for its colour, and a clipped channel's mean leans away from
 the clip. The Blender set's photo 16 (linen table): the warm lamp clips the blanks'
-red; read right, the held fit alone would have them asked about (0.02-0.82). Each is as
-sure as its free fit's odds (its first candidate), 0.96-1.0 as sent."""
+red; read right, the held fit alone would have them asked about (0.04-0.80). Each is as
+sure as its free fit's odds (its first candidate), 0.94-1.0 as sent."""
 
 from __future__ import annotations
 
