@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from tests.web.conftest import (
+    PHONE,
     TABLET,
     Server,
     api_post,
@@ -242,3 +243,37 @@ def test_a_card_the_lamp_washed_out_is_asked_about_and_one_tap_puts_it_in(
     page.wait_for_selector("#unsure-note:has-text('Every unsure cell is settled')")
     assert "Settle" not in page.inner_text("#camera-verdict")
     screenshot(page, "shoal-tablet-washed-out-settled")
+
+
+@pytest.fixture
+def veiled_server(tmp_path: Path) -> Iterator[Server]:
+    table = BLENDER / "gloss"
+    config = tmp_path / "config.toml"
+    config.write_text(f'[vision]\nfaces = "{table / "faces"}"\nmat = "{table / "mat.json"}"\n',
+                      "utf-8")
+    srv = Server(tmp_path, "--config", str(config))
+    yield srv
+    srv.stop()
+
+
+def test_every_unsure_cards_crop_is_shown_whole_on_a_phone(veiled_server: Server,
+                                                           new_browser: Any) -> None:
+    """The Blender set's photo 15 (gloss table): the lamp's reflection leaves eight cards
+    to ask about, most with four values to tap. Each crop keeps its 112 px beside the
+    values however many wrap (they squeezed it to 68 px on a phone): the player judges
+    the card by it."""
+    game = api_post(veiled_server, "/api/games", {"game": "poodivers", "players": ["Ann", "Ben"],
+                                                  "options": {"layout": "square"}})
+    page = new_browser(PHONE).new_page()
+    page.goto(f"{veiled_server.url}/games/{game['id']}")
+    enter_pin(page)
+    page.click("details.camera summary")
+    page.set_input_files("#pd-photo", str(BLENDER / "photos" / "15.jpg"))
+    page.click("#pd-read")
+    page.wait_for_selector("#unsure [data-unsure]")
+    rows = page.query_selector_all("#unsure [data-unsure]")
+    assert len(rows) >= 4
+    widths = [row.query_selector("img.unsure-crop").bounding_box()["width"] for row in rows]
+    assert min(widths) >= 110, widths
+    screenshot(page, "poodivers-phone-unsure-blender")
+
