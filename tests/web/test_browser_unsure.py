@@ -187,15 +187,21 @@ WASHED = BLENDER / "photos" / "04.jpg"
 the reader brings back (tests/vision/blender; photo 08's two washed-out cards are read)."""
 
 
-@pytest.fixture
-def washed_server(tmp_path: Path) -> Iterator[Server]:
-    table = BLENDER / "linen"
+def _blender_server(tmp_path: Path, table: str, pictures: str) -> Iterator[Server]:
+    """A server reading with a Blender table's mat and its ``pictures`` ("deck" or
+    "faces")."""
+    folder = BLENDER / table
     config = tmp_path / "config.toml"
-    config.write_text(f'[vision]\ndeck = "{table / "deck"}"\nmat = "{table / "mat.json"}"\n',
-                      "utf-8")
+    config.write_text(f'[vision]\n{pictures} = "{folder / pictures}"\n'
+                      f'mat = "{folder / "mat.json"}"\n', "utf-8")
     srv = Server(tmp_path, "--config", str(config))
     yield srv
     srv.stop()
+
+
+@pytest.fixture
+def washed_server(tmp_path: Path) -> Iterator[Server]:
+    yield from _blender_server(tmp_path, "linen", "deck")
 
 
 def test_a_card_the_lamp_washed_out_is_asked_about_and_one_tap_puts_it_in(
@@ -247,13 +253,7 @@ def test_a_card_the_lamp_washed_out_is_asked_about_and_one_tap_puts_it_in(
 
 @pytest.fixture
 def veiled_server(tmp_path: Path) -> Iterator[Server]:
-    table = BLENDER / "gloss"
-    config = tmp_path / "config.toml"
-    config.write_text(f'[vision]\nfaces = "{table / "faces"}"\nmat = "{table / "mat.json"}"\n',
-                      "utf-8")
-    srv = Server(tmp_path, "--config", str(config))
-    yield srv
-    srv.stop()
+    yield from _blender_server(tmp_path, "gloss", "faces")
 
 
 def test_every_unsure_cards_crop_is_shown_whole_on_a_phone(veiled_server: Server,
