@@ -262,13 +262,8 @@ class PooDiversReader:
             kept = (part + tint)[np.ix_(absent, fixed)] * unlike / margin
             dist[np.ix_(absent, fixed)] = np.minimum(dist[np.ix_(absent, fixed)], kept)
             values, nearest = faces_apart(dist, templates.labels, unlike)
-        # a veiled card's light is that much the veil's, not its print's; and a veil's
-        # light, which carries no pattern, is itself what makes a card look like none of
-        # the faces: a card that is an object only by that, or that matches the plain face
-        # (a veil passes for its want of pattern), says as much as its pattern's contrast
-        # squared (evidence grows as the square of a pattern's contrast), one that
-        # matches an object picture as much as its print's share of the light (a
-        # patterned fixed face's match is not discounted: below)
+        # a veiled card's light is that much the veil's, not its print's: what its match
+        # says is discounted by the print's share (``seen``, below)
         veil = veiled(small, corners + shift, templates, dist, unlike, noise, means,
                       np.array(cells, float))
         printed = plain_print(1.0 - veil, nearest, means, templates)
@@ -320,11 +315,12 @@ class PooDiversReader:
         alone = unlike_every_face(dist, nearest, fixed, each_unlike)
         # a card nearest a patterned fixed face (the closed back, the sleeper) shows that
         # pattern, which no veil adds, and its distances already lie where the veiled
-        # cards' true matches do (:func:`graded`): its veil is not counted again. The
-        # plain face's want of pattern is what a veil passes for: it says as much as the
-        # pattern a card would have shown through the veil, its print's share squared, as
-        # being unlike every face does. A faint match among many object pictures is
-        # chance: it says as much as its print's share
+        # cards' true matches do (:func:`graded`): its veil is not counted again. A veil's
+        # light, which carries no pattern, passes for the plain face's want of pattern
+        # and is itself what makes a card unlike every face: a card read so says as much
+        # as the pattern it would have shown through the veil, its print's share squared
+        # (evidence grows as the square of a pattern's contrast). A faint match among
+        # many object pictures is chance: it says as much as its print's share
         read_as = nearest.argmin(1)
         patterned = (read_as < len(FIXED)) & (read_as != plain)
         squared = alone | (read_as == plain)
