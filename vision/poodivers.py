@@ -325,7 +325,7 @@ class PooDiversReader:
         patterned = (read_as < len(FIXED)) & (read_as != plain)
         squared = alone | (read_as == plain)
         seen = share * np.where(squared, printed ** 2, np.where(patterned, 1.0, printed))
-        reading = Reading("poodivers", {}, {}, view=view)
+        reading = Reading("poodivers", {}, {}, view=view, values=list(values))
         free = likely(nearest_f, each_density, seen)
         # the fit held to what light gives says nothing of a card clipped anywhere (its
         # means lean away from the clipped channel): such a card is read by the free fit

@@ -16,6 +16,10 @@ hides altogether are ``hidden`` (names, with boxes for the overlay), and ``retak
 says so in a sentence for the players (``null`` when nothing is hidden)::
 
     "hidden": ["-1,2", "0,3"], "retake": "Glare hides 2 cells beside the layout ..."
+
+``values`` lists every value a cell can be read as (the deck's sections and ``no-card``,
+or the faces), so a player can give an unsure cell's value when none of its candidates
+is what the card shows.
 """
 
 from __future__ import annotations
@@ -57,6 +61,8 @@ class Reading:
     doubtful: dict[str, dict[str, float]] = field(default_factory=dict)
     """Cells read as bare mat that may be under a card (Shoal, glare): the values they
     could be, ``no-card`` among them, most likely first. Not in ``cells``; unsure."""
+    values: list[str] = field(default_factory=list)
+    """Every value a cell can be read as: what a player may pick for an unsure cell."""
     hidden: list[str] = field(default_factory=list)
     """Cells beside the layout that glare hides (Shoal, :func:`vision.peel.hidden`): a
     card there would not be read. Not in ``cells``; if a card lies there, the photo is worth
@@ -115,7 +121,7 @@ class Reading:
             unsure.append(entry)
         return {"game": self.game, "cells": self.cells,
                 "confidence": {k: round(v, 3) for k, v in self.confidence.items()},
-                "ms": self.ms, "unsure": unsure, "hidden": self.hidden,
+                "ms": self.ms, "unsure": unsure, "values": self.values, "hidden": self.hidden,
                 "retake": self.retake()}
 
     def overlay(self, photo: np.ndarray) -> np.ndarray:

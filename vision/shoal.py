@@ -129,6 +129,9 @@ class ShoalReader:
         self.contrast = templates.shoal_templates(deck, contrast=True)
         self.sharp = templates.sharp_sections(deck, templates.SECTION_INSETS_MM[1])
         self.margins = calibration.margins(self.templates, frozenset({templates.NO_CARD}))
+        # what a player may give an unsure cell: the deck's sections, then no card
+        self.values = [*sorted(set(self.templates.labels) - {templates.NO_CARD}),
+                       templates.NO_CARD]
         sw, sh = deck.section_mm
         self.card_mm = (2 * sw, 2 * sh)
         self.whole = templates.whole_cards(deck, SEARCH_PX_PER_MM, CARD_INSET_MM)
@@ -304,7 +307,7 @@ class ShoalReader:
                               self.templates, np.array([1 + found[c] for c in order]))
         x_min = min(i for i, _ in found)
         y_min = min(j for _, j in found)
-        reading = Reading("shoal", {}, {}, view=view)
+        reading = Reading("shoal", {}, {}, view=view, values=list(self.values))
         sharp = None
         for k, (i, j) in enumerate(order):
             name = f"{i - x_min},{j - y_min}"

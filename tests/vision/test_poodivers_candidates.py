@@ -30,3 +30,15 @@ def test_the_value_read_is_the_first_candidate(user_table: Callable[[str], Table
     unsure = {u["cell"]: u for u in reading.to_json()["unsure"]}
     assert unsure and not {"B6", "A7", "B8"} & set(unsure)
     assert all(u["candidates"][0]["value"] == reading.cells[c] for c, u in unsure.items())
+
+
+def test_a_reading_lists_every_value_a_player_may_give(
+        user_table: Callable[[str], Table]) -> None:
+    """``values``: what a player may pick for an unsure card when none of its candidates
+    is right: the four things a card can be read as, every candidate among them."""
+    table = user_table("bright")
+    reading = read_grid(table, "cow", table.poodivers(2000, "easy", "cow").photo)
+    out = reading.to_json()
+    assert sorted(out["values"]) == ["blank", "closed", "object", "sleeper"]
+    offered = {c["value"] for u in out["unsure"] for c in u["candidates"]}
+    assert set(reading.cells.values()) | offered <= set(out["values"])

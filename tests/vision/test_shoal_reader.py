@@ -50,6 +50,9 @@ def test_clean_photos_are_read_exactly(deck: Deck, reader: shoal.ShoalReader,
     assert reading.cells == s.cells
     assert min(reading.confidence.values()) > 0.5
     assert reading.hidden == [] and reading.to_json()["retake"] is None  # no glare
+    # what a player may give an unsure cell: every section of the deck, then no card
+    sections = {v for card in deck.cards.values() for row in card.sections for v in row}
+    assert reading.to_json()["values"] == [*sorted(sections), "no-card"]
     xs = [int(c.split(",")[0]) for c in reading.cells]
     ys = [int(c.split(",")[1]) for c in reading.cells]
     assert min(xs) == 0 and min(ys) == 0

@@ -187,10 +187,11 @@ WASHED = BLENDER / "photos" / "04.jpg"
 the reader brings back (tests/vision/blender; photo 08's two washed-out cards are read)."""
 
 
-def _blender_server(tmp_path: Path, table: str, pictures: str) -> Iterator[Server]:
+def _blender_server(tmp_path: Path, table: str, pictures: str,
+                    renders: Path = BLENDER) -> Iterator[Server]:
     """A server reading with a Blender table's mat and its ``pictures`` ("deck" or
-    "faces")."""
-    folder = BLENDER / table
+    "faces"), of the set in ``renders``."""
+    folder = renders / table
     config = tmp_path / "config.toml"
     config.write_text(f'[vision]\n{pictures} = "{folder / pictures}"\n'
                       f'mat = "{folder / "mat.json"}"\n', "utf-8")
@@ -277,3 +278,62 @@ def test_every_unsure_cards_crop_is_shown_whole_on_a_phone(veiled_server: Server
     assert min(widths) >= 110, widths
     screenshot(page, "poodivers-phone-unsure-blender")
 
+
+
+SET9 = Path(__file__).resolve().parents[2] / "benchmarks" / "blender-seed9"
+"""Blender set 9: its Shoal photo 09 has a card the lamp washes out under the shoal's
+top card, read as bare mat or a plain section, the true fish not among the values
+offered."""
+
+
+@pytest.fixture
+def washed_set9_server(tmp_path: Path) -> Iterator[Server]:
+    yield from _blender_server(tmp_path, "gloss", "deck", SET9)
+
+
+def test_a_value_the_camera_did_not_offer_can_be_given(washed_set9_server: Server,
+                                                       new_browser: Any) -> None:
+    """An unsure cell whose candidates miss what the card shows: "another..." lists the
+    deck's other values, and the one picked settles the cell and is what the camera
+    sees there (without it the players could only settle the cell wrong)."""
+    import json
+
+    from benchmarks.vision_accuracy import as_placed
+    from vision import mat
+    from vision.decks import load_deck
+    from vision.images import load
+    from vision.shoal import ShoalReader, moved
+
+    photo = SET9 / "photos" / "09.jpg"
+    shot = next(p for p in json.loads((SET9 / "truth.json").read_text())["photos"]
+                if p["file"] == "photos/09.jpg")
+    table = SET9 / shot["table"]
+    reading = ShoalReader(load_deck(table / "deck"), mat.load(table / "mat.json")).read(
+        load(photo))
+    names = moved(reading.unsure(), *as_placed(shot["cells"], reading.cells))
+    offered = {u["cell"]: [c["value"] for c in u["candidates"]]
+               for u in reading.to_json()["unsure"]}
+    missed = [(cell, shot["cells"][names[cell]]) for cell in reading.unsure()
+              if shot["cells"].get(names[cell], "no-card") not in offered[cell]]
+    assert missed, "every unsure cell offers its true value now: pick another photo"
+    cell, truth = missed[0]
+    game = api_post(washed_set9_server, "/api/games",
+                    {"game": "shoal", "players": ["Ann", "Ben"], "options": {"goal": "G3"}})
+    page = new_browser(PHONE).new_page()
+    read_from_camera(page, washed_set9_server, game["id"], photo)
+    row = page.wait_for_selector(f'#unsure [data-unsure="{cell}"]')
+    buttons = [b.get_attribute("data-value") for b in row.query_selector_all("button")]
+    assert truth not in buttons
+    other = row.query_selector("select.another")
+    assert other is not None
+    listed = [o.get_attribute("value") for o in other.query_selector_all("option")]
+    assert truth in listed and not set(buttons) & set(listed)
+    seen = page.locator(f'.sh-players > div:first-child [title="{truth}"]')
+    before = seen.count()
+
+    page.select_option(f'#unsure [data-unsure="{cell}"] select.another', truth)
+    page.wait_for_selector(f'#unsure [data-unsure="{cell}"].settled')
+    assert seen.count() == before + 1
+    chosen = page.locator(f'#unsure [data-unsure="{cell}"] select.another')
+    assert chosen.input_value() == truth and "primary" in chosen.get_attribute("class")
+    screenshot(page, "shoal-phone-another-value")

@@ -41,7 +41,21 @@ window.CAMERA = (function () {
           "data-value": c.value || "", "aria-pressed": chosen ? "true" : "false",
           onclick: () => onFix(u.cell, c.value || "") },
         label(c.value), h("span", { class: "muted" }, ` ${Math.round(c.p * 100)}%`));
-      })))));
+      }), another(h, u, result.values || [], fixes, label, onFix)))));
+  }
+
+  // Every other value the cell can be, for a card none of the candidates is: a glare-
+  // washed section may not be among the few the camera offers.
+  function another(h, u, values, fixes, label, onFix) {
+    const offered = new Set(u.candidates.map((c) => c.value || ""));
+    const rest = values.filter((v) => !offered.has(v));
+    if (!rest.length) return null;
+    const picked = u.cell in fixes && !offered.has(fixes[u.cell]) ? fixes[u.cell] : "";
+    return h("select", { class: `another${picked ? " primary" : ""}`, "data-another": u.cell,
+      "aria-label": `${u.cell}: another value`,
+      onchange: (ev) => { if (ev.currentTarget.value) onFix(u.cell, ev.currentTarget.value); } },
+    h("option", { value: "", selected: !picked }, "another\u2026"),
+    rest.map((v) => h("option", { value: v, selected: v === picked }, label(v))));
   }
 
   return { resolved, open, panel };
