@@ -55,6 +55,7 @@ from vision.poodivers import PooDiversReader
 from vision.reading import Reading
 from vision.shoal import ShoalReader, moved
 from vision.synth_tables import STYLES, TIERS, Table, write_table
+from vision.templates import NO_CARD
 
 BLENDER = Path(__file__).resolve().parents[1] / "tests" / "vision" / "blender"
 BLENDER_SETS = {"blender": BLENDER,
@@ -118,13 +119,16 @@ def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]], cells: boo
     player is not asked about them); ``unwarned``: those of them that it does not name
     as hidden by glare either (the players are told to take the photo again:
     ``retakes`` counts the photos that say so); ``asked``: the cells a player is asked
-    about, right or wrong (read unsure, or doubtful). A refused photo's cells count as wrong
+    about, right or wrong (read unsure, or doubtful); ``unoffered``: those of them whose
+    true value is not among the candidates offered (the player picks it from every
+    value, ``Reading.values``). A refused photo's cells count as wrong
     but neither silent nor unwarned: the refusal tells the players why and what to do.
     With ``cells``, ``wrong_cells`` names each: [photo (its place among the cases: a
     synthetic photo's scene is ``seed * 1000`` plus it, a Blender photo is that set's
     photo of the game in truth.json's order), cell, true value, value read (None: missed;
     "refused"), asked about, confidence]."""
     wrong = silent = unwarned = retakes = total = exact = refused = photos = asked = 0
+    unoffered = 0
     times: list[float] = []
     cpu: list[float] = []
     bins = [[0, 0] for _ in BINS[1:]]
@@ -152,6 +156,9 @@ def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]], cells: boo
             hidden = {names[k] for k in reading.hidden}
             retakes += bool(hidden)
             asked += len(unsure)
+            for entry in reading.to_json()["unsure"]:
+                offered = {c["value"] for c in entry["candidates"]}
+                unoffered += truth.get(names[entry["cell"]], NO_CARD) not in offered
             for cell, value in reading.cells.items():
                 k = int(np.searchsorted(BINS, reading.confidence[cell], side="right")) - 1
                 bins[min(k, len(bins) - 1)][0] += 1
@@ -168,7 +175,7 @@ def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]], cells: boo
             unwarned += len(bad - unsure - hidden)
         exact, photos = exact + (not bad), photos + 1
     return {"photos": photos, "cells": total, "wrong": wrong, "silent": silent,
-            "unwarned": unwarned, "retakes": retakes, "asked": asked,
+            "unwarned": unwarned, "retakes": retakes, "asked": asked, "unoffered": unoffered,
             "per_cell_error": round(wrong / max(total, 1), 5), "layouts_exact": exact,
             "refused": refused, **_stats(times), **_stats(cpu, "cpu_ms"),
             "calibration": bins, "ms": times, "cpu_ms": cpu,
@@ -180,7 +187,7 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     the worst group's p50 (``ms_p50_worst_group``: a group is a few photos, so it moves
     by tens of milliseconds from run to run)."""
     out = {k: sum(p[k] for p in parts) for k in ("photos", "cells", "wrong", "silent",
-                                                 "unwarned", "retakes", "asked",
+                                                 "unwarned", "retakes", "asked", "unoffered",
                                                  "layouts_exact", "refused")}
     out["per_cell_error"] = round(out["wrong"] / max(out["cells"], 1), 5)
     times = [t for p in parts for t in p["ms"]]

@@ -59,3 +59,16 @@ def test_each_wrong_cell_is_named_when_asked_for() -> None:
         [1, "C1", "sleeper", "refused", False, None],
     ]
     assert "wrong_cells" not in measure([(PHOTO, TRUTH, read)])
+
+
+def test_an_asked_cell_whose_value_is_not_offered_is_counted() -> None:
+    """B1 (a blank) is asked about with closed and sleeper offered: the player must pick
+    it from every value; C1 is asked about with its value among the candidates."""
+    def read(photo: np.ndarray) -> Reading:
+        return Reading("poodivers", {"A1": "closed", "B1": "closed", "C1": "sleeper"},
+                       {"A1": 0.99, "B1": 0.4, "C1": 0.6},
+                       candidates={"B1": {"closed": 0.6, "sleeper": 0.4},
+                                   "C1": {"sleeper": 0.6, "closed": 0.4}})
+
+    out = measure([(PHOTO, TRUTH, read)])
+    assert (out["wrong"], out["asked"], out["unoffered"]) == (1, 2, 1)
