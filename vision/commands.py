@@ -172,7 +172,7 @@ def cmd_capture_deck(args: argparse.Namespace) -> int:
     from vision import calibration, capture
     from vision.decks import load_deck, missing_images
     from vision.mat import mat_of, read_photo
-    photo = read_photo(args.photo)
+    photo = read_photo(args.photo, whole=True)  # card pictures are cut at 4 px a mm
     deck_file = args.deck / "deck.json" if args.deck.is_dir() else args.deck
     load_deck(deck_file)  # refuse a deck the game would refuse
     written = capture.capture_deck(photo, mat_of(args.mat), deck_file, args.start)

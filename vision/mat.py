@@ -372,9 +372,10 @@ def _too_few(spec: MatSpec, found: dict[int, np.ndarray], also: str = "") -> Vis
                        "whole mat into view and keep hands and cards off the corner markers")
 
 
-def read_photo(path: Path) -> np.ndarray:
-    """Load a photo as BGR; :class:`VisionError` if it is missing or not an image."""
+def read_photo(path: Path, whole: bool = False) -> np.ndarray:
+    """Load a photo as BGR, no larger than a reader needs (:func:`vision.images.load_photo`)
+    unless ``whole``; :class:`VisionError` if it is missing or not an image."""
     path = Path(path)
     if not path.is_file():
         raise VisionError(f"no photo at {path}")
-    return images.load(path)
+    return images.load(path) if whole else images.load_photo(path)

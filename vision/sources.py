@@ -51,7 +51,7 @@ class ImageFile:
 
     def read(self) -> np.ndarray:
         try:
-            return images.load(self.path)  # a file gone or cut short says so
+            return images.load_photo(self.path)  # a file gone or cut short says so
         except SourceError:
             raise
         except VisionError as err:

@@ -71,8 +71,9 @@ def _upload() -> bytes | None:
 
 def _decode(v: Any, data: bytes) -> Any:
     """The uploaded photo, sized from its header first: a decompression bomb or a file cut
-    short is refused (``VisionError``) before anything is decoded."""
-    return v["images"].decode(data, "the photo")
+    short is refused (``VisionError``) before anything is decoded; a larger photo than a
+    reader needs is decoded smaller (:func:`vision.images.decode_photo`)."""
+    return v["images"].decode_photo(data, "the photo")
 
 
 def _camera_photo(v: Any) -> Any:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import cv2
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -102,3 +103,26 @@ def test_missing_and_empty_files(tmp_path: Any) -> None:
     (tmp_path / "empty.jpg").write_bytes(b"")
     with pytest.raises(VisionError, match=r"empty\.jpg is empty"):
         images.load(tmp_path / "empty.jpg")
+
+
+@pytest.mark.parametrize(("suffix", "w", "h", "read_as"), [
+    (".jpg", 4032, 3024, (2016, 1512)),   # a phone's 12 Mpx: half
+    (".png", 4032, 3024, (2016, 1512)),   # (OpenCV shrinks what libjpeg cannot)
+    (".jpg", 8160, 6120, (2040, 1530)),   # 50 Mpx: a quarter
+    (".jpg", 3200, 2400, (1600, 1200)),   # half leaves 1600 px
+    (".jpg", 3198, 2400, (3198, 2400)),   # half would leave 1599: whole
+    (".jpg", 1024, 768, (1024, 768)),
+])
+def test_a_photo_larger_than_a_reader_needs_is_decoded_smaller(
+        suffix: str, w: int, h: int, read_as: tuple[int, int]) -> None:
+    """A photo of the table is decoded by the largest of 2, 4 and 8 that leaves 1600 px
+    on its long side, the same picture (as the whole one shrunk), and only a photo."""
+    y, x = np.mgrid[0:h // 32, 0:w // 32]
+    coarse = np.dstack([x * 255 // (w // 32), y * 255 // (h // 32), (x + y) % 2 * 255])
+    picture = cv2.resize(coarse.astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    data = cv2.imencode(suffix, picture)[1].tobytes()
+    photo = images.decode_photo(data, "the photo")
+    assert photo.shape == (read_as[1], read_as[0], 3)
+    shrunk = cv2.resize(picture, read_as, interpolation=cv2.INTER_AREA)
+    assert np.abs(photo.astype(int) - shrunk).mean() < 3
+    assert images.decode(data, "a card picture").shape == (h, w, 3)

@@ -139,6 +139,21 @@ def test_cli_prints_the_vision_contract_and_an_overlay(deck_dir: Path, deck: Dec
     assert drawn.shape == s.photo.shape and (drawn != s.photo).any()
 
 
+def test_a_phones_12_mpx_photo_is_read_at_half_its_size(
+        deck_dir: Path, deck: Deck, a3: MatSpec, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A phone's photo (4032 x 3024, JPEG) is decoded at half size, faster than whole,
+    and read as the same shoal: the overlay is drawn on what was read."""
+    s = scene(deck, a3, 41, "jitter")
+    photo, overlay = tmp_path / "phone.jpg", tmp_path / "o.png"
+    cv2.imwrite(str(photo), cv2.resize(s.photo, (4032, 3024), interpolation=cv2.INTER_CUBIC),
+                [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert main(["vision", "read", "shoal", str(photo), "--deck", str(deck_dir / "deck.json"),
+                 "--json", "--overlay", str(overlay)]) == 0
+    assert json.loads(capsys.readouterr().out)["cells"] == s.cells
+    assert read_image(overlay).shape == (1512, 2016, 3)
+
+
 def test_unreadable_input_exits_2_with_what_to_do(deck_dir: Path, tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     text = tmp_path / "notes.jpg"
