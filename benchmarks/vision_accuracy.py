@@ -48,7 +48,7 @@ import cv2
 import numpy as np
 
 from companion.games.poodivers.layout import named, rows_of
-from vision import mat, synth
+from vision import images, mat, synth
 from vision.decks import load_deck, load_faces
 from vision.errors import VisionError
 from vision.poodivers import PooDiversReader
@@ -112,9 +112,13 @@ def calibration(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]], cells: bool = False
+def measure(cases: Iterable[tuple[np.ndarray | bytes, dict[str, str], Read]],
+            cells: bool = False,
+            decode: Callable[[bytes, str], np.ndarray] = images.decode_photo
             ) -> dict[str, Any]:
-    """Read each (photo, truth, reader) from a JPEG as a phone sends it. ``silent``: the
+    """Read each (photo, truth, reader) from a JPEG as a phone sends it (a photo given as
+    its file's bytes is read from those), decoded by ``decode`` (as the companion decodes
+    a photo, unless given). ``silent``: the
     cells read wrong, missed or made up that the reading does not list as unsure (a
     player is not asked about them); ``unwarned``: those of them that it does not name
     as hidden by glare either (the players are told to take the photo again:
@@ -134,12 +138,11 @@ def measure(cases: Iterable[tuple[np.ndarray, dict[str, str], Read]], cells: boo
     bins = [[0, 0] for _ in BINS[1:]]
     named: list[list[Any]] = []
     for index, (photo, truth, read) in enumerate(cases):
-        _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        data = (photo if isinstance(photo, bytes) else
+                cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes())
         start, start_cpu = time.perf_counter(), time.process_time()
         try:
-            sent = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-            assert sent is not None, "OpenCV could not decode the JPEG it had just made"
-            reading: Reading | None = read(sent)
+            reading: Reading | None = read(decode(data, "the photo"))
         except VisionError:
             reading, refused = None, refused + 1
         times.append((time.perf_counter() - start) * 1000)
