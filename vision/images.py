@@ -129,17 +129,24 @@ def _cut_short(kind: str, data: bytes) -> bool:
     return False
 
 
+def decode(data: bytes, name: str, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
+    """The image in ``data`` (``name`` is for messages), checked before it is decoded."""
+    kind, _, _ = _checked(data, name)
+    return _decoded(data, name, kind, flags)
+
+
 def decode_photo(data: bytes, name: str) -> np.ndarray:
     """A photo of the table in ``data``, checked as :func:`decode` does, decoded no larger
     than it needs to be: by the largest of 2, 4 and 8 that leaves its long side
     :data:`PHOTO_PX` or more."""
-    return decode(data, name, photo=True)
+    kind, w, h = _checked(data, name)
+    scale = max(f for f in REDUCED if max(w, h) // f >= PHOTO_PX or f == 1)
+    return _decoded(data, name, kind, REDUCED[scale])
 
 
-def decode(data: bytes, name: str, flags: int = cv2.IMREAD_COLOR,
-           photo: bool = False) -> np.ndarray:
-    """The image in ``data`` (``name`` is for messages), checked before it is decoded;
-    a ``photo`` of the table reduced as :func:`decode_photo` says (``flags`` unused)."""
+def _checked(data: bytes, name: str) -> tuple[str, int, int]:
+    """``(format, width, height)`` of an image that may be decoded; :class:`VisionError`
+    saying what to do for one that may not."""
     if not data:
         raise VisionError(f"{name} is empty: take the photo again")
     if len(data) > MAX_BYTES:
@@ -157,8 +164,10 @@ def decode(data: bytes, name: str, flags: int = cv2.IMREAD_COLOR,
     if _cut_short(kind, data):
         raise VisionError(f"{name} is cut short (the end of the {kind} is missing): copy "
                           "or upload the photo again")
-    if photo:
-        flags = REDUCED[max(f for f in REDUCED if max(w, h) // f >= PHOTO_PX or f == 1)]
+    return kind, w, h
+
+
+def _decoded(data: bytes, name: str, kind: str, flags: int) -> np.ndarray:
     img = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
     if img is None:
         raise VisionError(f"{name} is a damaged {kind} that OpenCV cannot decode: take the "
@@ -166,20 +175,22 @@ def decode(data: bytes, name: str, flags: int = cv2.IMREAD_COLOR,
     return img
 
 
+def load(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
+    """The image file at ``path``, checked before it is decoded (see :func:`decode`)."""
+    return decode(_read(path), str(path), flags)
+
+
 def load_photo(path: str | Path) -> np.ndarray:
     """The photo of the table at ``path``, as :func:`decode_photo` decodes it."""
-    return load(path, photo=True)
+    return decode_photo(_read(path), str(path))
 
 
-def load(path: str | Path, flags: int = cv2.IMREAD_COLOR, photo: bool = False
-         ) -> np.ndarray:
-    """The image file at ``path``, checked before it is decoded (see :func:`decode`)."""
+def _read(path: str | Path) -> bytes:
     path = Path(path)
     try:
         with path.open("rb") as f:
-            data = f.read(MAX_BYTES + 1)
+            return f.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise VisionError(f"no image at {path} (was it moved or deleted?)") from None
     except OSError as err:
         raise VisionError(f"cannot read {path}: {err.strerror or err}") from None
-    return decode(data, str(path), flags, photo)
