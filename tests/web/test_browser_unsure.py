@@ -279,7 +279,6 @@ def test_every_unsure_cards_crop_is_shown_whole_on_a_phone(veiled_server: Server
     screenshot(page, "poodivers-phone-unsure-blender")
 
 
-
 SET9 = Path(__file__).resolve().parents[2] / "benchmarks" / "blender-seed9"
 """Blender set 9: its Shoal photo 09 has a card the lamp washes out under the shoal's
 top card, read as bare mat or a plain section, the true fish not among the values

@@ -51,7 +51,7 @@ window.CAMERA = (function () {
     const rest = values.filter((v) => !offered.has(v));
     if (!rest.length) return null;
     const picked = u.cell in fixes && !offered.has(fixes[u.cell]) ? fixes[u.cell] : "";
-    return h("select", { class: `another${picked ? " primary" : ""}`, "data-another": u.cell,
+    return h("select", { class: `another${picked ? " primary" : ""}`,
       "aria-label": `${u.cell}: another value`,
       onchange: (ev) => { if (ev.currentTarget.value) onFix(u.cell, ev.currentTarget.value); } },
     h("option", { value: "", selected: !picked }, "another\u2026"),
