@@ -36,6 +36,12 @@ def test_an_image_file_is_the_same_photo_every_time(tmp_path: Path) -> None:
     source.close()
 
 
+def test_a_phone_sized_photo_file_is_read_as_a_reader_needs_it(tmp_path: Path) -> None:
+    """A 12 Mpx photo given as the camera is decoded at half size, as an upload is."""
+    cv2.imwrite(str(tmp_path / "phone.jpg"), np.full((3024, 4032, 3), 90, np.uint8))
+    assert open_source(str(tmp_path / "phone.jpg")).read().shape == (1512, 2016, 3)
+
+
 def test_missing_cameras_and_sources_say_what_to_check(tmp_path: Path) -> None:
     with pytest.raises(SourceError, match="camera 97 cannot be opened: is it plugged in"):
         open_source("97")
