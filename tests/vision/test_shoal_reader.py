@@ -142,8 +142,8 @@ def test_cli_prints_the_vision_contract_and_an_overlay(deck_dir: Path, deck: Dec
 def test_a_phones_12_mpx_photo_is_read_at_half_its_size(
         deck_dir: Path, deck: Deck, a3: MatSpec, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """A phone's photo (4032 x 3024, JPEG) is decoded at half size, faster than whole,
-    and read as the same shoal: the overlay is drawn on what was read."""
+    """A phone's photo (4032 x 3024, JPEG) is decoded at half size and read as the same
+    shoal: the overlay is drawn on what was read."""
     s = scene(deck, a3, 41, "jitter")
     photo, overlay = tmp_path / "phone.jpg", tmp_path / "o.png"
     cv2.imwrite(str(photo), cv2.resize(s.photo, (4032, 3024), interpolation=cv2.INTER_CUBIC),
