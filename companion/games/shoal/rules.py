@@ -6,6 +6,14 @@ game is over and the score is visible fish plus the goal card's three goals
 (``scoring.py``). Placement rules are in ``placement.py``; unclear points are decided in
 ``rules/RULINGS.md`` and ``docs/shoal.md``.
 
+A table that lays its cards without the companion has its shoals counted instead:
+``tally {player, cells: {"x,y": section}}`` gives one player's shoal as it lies (read by
+the camera view, or typed), in place of the cards laid here. The first tally ends the
+laying (no card is laid after it); the game is over when every shoal is tallied, and
+each score is taken from the shoals as tallied (comparative goals across all of them).
+A player's shoal may be tallied again while the game goes on (a better photo); once
+over, undo takes the last tally back.
+
 Options: ``deck`` (``"default"`` or an inline deck object) and ``goal`` (a goal-card id of
 the deck, or an inline goal card). When a session is created without a goal, the
 companion draws one (``prepare``), so the stored options always name it.
@@ -15,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from typing import Any, ClassVar
 
@@ -33,10 +41,24 @@ from companion.engine import (
 )
 from companion.games.shoal import placement, words
 from companion.games.shoal.deck import BadDeck, Card, Deck, GoalCard, load_deck
-from companion.games.shoal.layout import FISH, Layout, ascii_art, count, to_cells
+from companion.games.shoal.layout import (
+    FISH,
+    BadLayout,
+    Layout,
+    ascii_art,
+    count,
+    fish_of,
+    from_cells,
+    is_connected,
+    normalise,
+    to_cells,
+)
 from companion.games.shoal.scoring import score
 
 CARDS_EACH = 10
+MOST_SECTIONS = 4 + 3 * (CARDS_EACH - 1)
+"""Sections a shoal can show: the first card's four, and at most three more a card (every
+later card covers one at least)."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +77,8 @@ class ShoalState:
     deck_name: str                          # "default" or "inline"
     goal: GoalCard
     laid: tuple[Play, ...] = ()
+    tallied: Mapping[str, Layout] = field(default_factory=dict)
+    """Shoals counted on the table (``tally``), by player, in the order tallied."""
 
     @property
     def seat(self) -> int:
@@ -63,10 +87,16 @@ class ShoalState:
 
     @property
     def player(self) -> str:
+        """The player to act: the one whose turn it is to lay a card or, once shoals are
+        being tallied, the first in seat order whose shoal is not."""
+        if self.tallied:
+            return next((p for p in self.players if p not in self.tallied), self.players[0])
         return self.players[self.seat]
 
     @property
     def over(self) -> bool:
+        if self.tallied:
+            return len(self.tallied) == len(self.players)
         return len(self.laid) >= CARDS_EACH * len(self.players)
 
     @cached_property
@@ -83,13 +113,13 @@ class ShoalState:
 
     @cached_property
     def shoals(self) -> Mapping[str, Layout]:
-        """Each player's visible sections."""
+        """Each player's visible sections: as tallied, or as the cards laid here show."""
         out = {}
         for player, plays in self.plays.items():
             layout: Layout = {}
             for play in plays:
                 layout = placement.place(layout, self.deck.cards[play.card], play.at)
-            out[player] = layout
+            out[player] = self.tallied.get(player, layout)
         return out
 
 
@@ -146,9 +176,16 @@ class Shoal(Game[ShoalState]):
         """One entry per card not yet laid that fits the shoal of the player to act,
         with every offset where it fits: ``Legal("play", {"card": ["F07"], "at": [[1, 0],
         ...]})``. (With cards that show a fish, some offset always fits: lay a fish
-        section of the card on the shoal's outermost fish in that corner's direction.)"""
+        section of the card on the shoal's outermost fish in that corner's direction.)
+        Once shoals are tallied: a ``tally`` of each shoal not tallied yet that has cards
+        laid here, as they lie (a tally takes any cells: the camera view sends what it
+        read, for shoals laid on the table alone too)."""
         if state.over:
             return []
+        if state.tallied:  # each shoal not tallied yet with cards laid here, as it stands
+            return [Legal("tally", {"player": [p], "cells": [to_cells(state.shoals[p])]},
+                          player=p) for p in state.players
+                    if p not in state.tallied and state.shoals[p]]
         layout = state.shoals[state.player]
         out = []
         for card in state.deck.cards.values():
@@ -171,6 +208,7 @@ class Shoal(Game[ShoalState]):
             "shoals": {p: {
                 "cells": to_cells(state.shoals[p]),
                 "cards": len(state.plays[p]),
+                "tallied": p in state.tallied,
                 "plays": [{"card": pl.card, "at": list(pl.at)} for pl in state.plays[p]],
                 "fish": count(state.shoals[p], FISH),
                 "ascii": ascii_art(state.shoals[p]),
@@ -195,6 +233,8 @@ class Shoal(Game[ShoalState]):
     def ending(self, state: ShoalState) -> Ending | None:
         if not state.over:
             return None
+        if state.tallied:
+            return Ending(Termination.TALLY, "every shoal was counted at the table")
         return Ending(Termination.PLAYED_OUT, f"every player has laid {CARDS_EACH} cards")
 
     def players(self, state: ShoalState) -> Sequence[str]:
@@ -205,6 +245,9 @@ class Shoal(Game[ShoalState]):
 
 
 def _play(state: ShoalState, action: Action) -> ShoalState:
+    if state.tallied:
+        raise BrokenRule("the shoals are being counted (tallied): no card is laid after "
+                         "the first tally; undo the tallies to go on laying")
     who = state.player
     if action.get("player", who) != who:
         raise NotYourTurn(f"it is {who}'s turn, not {action['player']}'s")
@@ -217,9 +260,48 @@ def _play(state: ShoalState, action: Action) -> ShoalState:
     return replace(state, laid=(*state.laid, Play(card.id, at)))
 
 
-Shoal.actions = {"play": Rule({"card", "at", "player", "rotation"}, _play, "Layer a fish card",
-                              {"card": "fish card", "at": "its top-left section at",
-                               "rotation": "turned by"})}
+def _tally(state: ShoalState, action: Action) -> ShoalState:
+    who = action.get("player")
+    if who not in state.players:
+        raise Malformed(f"tally names the player whose shoal it counts: one of "
+                        f"{', '.join(state.players)}, not {who!r}")
+    layout = tallied_shoal(action.get("cells"), state.deck.kinds, f"{who}'s shoal")
+    return replace(state, tallied={**{p: v for p, v in state.tallied.items() if p != who},
+                                   who: layout})
+
+
+def tallied_shoal(cells: object, kinds: Sequence[str], whose: str) -> Layout:
+    """A shoal as counted on the table, from ``{"x,y": section}`` cells: one piece, no
+    more sections than :data:`CARDS_EACH` cards show, fish of the deck's ``kinds``;
+    shifted so its smallest x and y are 0 (as the camera names cells)."""
+    if isinstance(cells, Mapping) and not cells:
+        raise Malformed(f"{whose} has no sections: a tally gives the cells it shows, "
+                        "like {\"0,0\": \"angel\", \"1,0\": \"empty\"}")
+    try:
+        layout = from_cells(cells)
+    except BadLayout as err:
+        raise Malformed(f"{whose}: {err}") from None
+    for (x, y), value in sorted(layout.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        unknown = [k for k in fish_of(value) if k not in kinds]
+        if unknown:
+            raise Malformed(f"{whose}: section {x},{y} shows {unknown[0]!r}, which no card "
+                            f"of this game's deck shows ({', '.join(kinds)})")
+    if not is_connected(layout):
+        raise BrokenRule(f"{whose} is in pieces: every card lies on the shoal, so its "
+                         "sections touch side by side; check the cells apart from the rest")
+    if len(layout) > MOST_SECTIONS:
+        raise BrokenRule(f"{whose} shows {len(layout)} sections, but {CARDS_EACH} cards show "
+                         f"{MOST_SECTIONS} at most (each covers one of the shoal's)")
+    return normalise(layout)
+
+
+Shoal.actions = {
+    "play": Rule({"card", "at", "player", "rotation"}, _play, "Layer a fish card",
+                 {"card": "fish card", "at": "its top-left section at",
+                  "rotation": "turned by"}),
+    "tally": Rule({"player", "cells"}, _tally, "Count a shoal as it lies on the table",
+                  {"player": "whose shoal", "cells": "its sections"}),
+}
 
 
 # Helpers ------------------------------------------------------------------------

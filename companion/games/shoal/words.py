@@ -43,12 +43,25 @@ def where_laid(card: object, x: int, y: int, first: bool) -> str:
     return f"laid {card} {' and '.join(words)} from the first card"
 
 
-PHRASES: dict[str, Callable[[ShoalState, Action, ShoalState], str]] = {"play": _play}
+def _tally(before: ShoalState, action: Action, after: ShoalState) -> str:
+    who = action["player"]                      # the rules accepted it: a player
+    shoal = after.shoals[who]
+    again = " again" if who in before.tallied else ""
+    return (f"tallied the shoal{again} as it lies: {plural(len(shoal), 'section')}, "
+            f"{plural(count(shoal, FISH), 'fish', 'fish')} in view")
+
+
+PHRASES: dict[str, Callable[[ShoalState, Action, ShoalState], str]] = {"play": _play,
+                                                                       "tally": _tally}
 
 
 def describe(before: ShoalState, action: Action, after: ShoalState) -> str:
-    """``"Ann laid F07 1 section right from the first card: 2 cards laid, 9 fish in view."``"""
-    text = f"{before.player} {PHRASES[str(action.get('type'))](before, action, after)}."
+    """``"Ann laid F07 1 section right from the first card: 2 cards laid, 9 fish in view."``,
+    ``"Ben tallied the shoal as it lies: 14 sections, 21 fish in view."``"""
+    kind = str(action.get("type"))
+    who = action["player"] if kind == "tally" else before.player
+    text = f"{who} {PHRASES[kind](before, action, after)}."
     if after.over and not before.over:
-        text += f" The game is over: every player has laid {len(after.plays[before.player])} cards."
+        text += (" The game is over: every shoal is counted." if after.tallied else
+                 f" The game is over: every player has laid {len(after.plays[who])} cards.")
     return text
