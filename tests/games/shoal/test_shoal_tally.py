@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine import BrokenRule, GameOver, Malformed, Termination, replay
-from companion.games.shoal.layout import to_cells
+from companion.games.shoal.layout import from_cells, to_cells
 from companion.games.shoal.rules import GAME, MOST_SECTIONS, ShoalState
 from companion.games.shoal.scoring import score
 from companion.store import Store
@@ -38,9 +38,8 @@ def test_tallied_shoals_are_scored_as_they_lie_across_every_player() -> None:
         done = tally(tally(fresh(goal), "Ben", BEN), "Ann", ANN)
         view = GAME.view(done)
         # named from each shoal's own top-left, as the camera names them
-        ann = {(x - 3, y - 2): v for (x, y), v in
-               ((tuple(map(int, k.split(","))), v) for k, v in ANN.items())}
-        ben = {tuple(map(int, k.split(","))): v for k, v in BEN.items()}
+        ann = {(x - 3, y - 2): v for (x, y), v in from_cells(ANN).items()}
+        ben = from_cells(BEN)
         expected = score({"Ann": ann, "Ben": ben}, done.goal)
         assert GAME.scores(done) == {p: expected[p]["total"] for p in ("Ann", "Ben")}
         assert view["shoals"]["Ann"]["cells"] == to_cells(ann)
