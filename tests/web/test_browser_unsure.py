@@ -20,6 +20,7 @@ from tests.web.conftest import (
     PHONE,
     TABLET,
     Server,
+    api_get,
     api_post,
     enter_pin,
     play_photographed_shoal,
@@ -105,6 +106,51 @@ def test_an_unsure_section_is_settled_with_one_tap_and_the_score_follows(
                                  "aria-pressed")
     assert pressed == "true"
     screenshot(page, "shoal-tablet-unsure-settled")
+
+
+def test_a_shoal_laid_on_the_table_is_counted_from_the_photo(
+        shoal_server: tuple[Server, Any, Path, str, str], new_browser: Any) -> None:
+    """The table lays its cards without the companion (one card each was laid through
+    it, then it stopped): the camera's shoal, its unsure cell settled with one tap, is
+    counted as it lies (a tally, once the table confirms that no card is laid here after
+    it) and scored with the goal card; the game's layout is then the one in the photo."""
+    from companion.games.shoal.layout import from_cells
+    from companion.games.shoal.rules import GAME
+    from companion.games.shoal.scoring import score
+
+    server, scene, photo, cell, truth = shoal_server
+    game = api_post(server, "/api/games", {"game": "shoal", "players": ["Ann", "Ben"],
+                                           "options": {"goal": "G3"}})
+    actions = f"/api/games/{game['id']}/actions"
+    first = scene.placements[0]["card"]
+    view = api_post(server, actions, {"action": {"type": "play", "card": first, "at": [0, 0]}})
+    other = next(e for e in view["legal"] if e["choices"]["card"][0] != first)
+    view = api_post(server, actions, {"action": {"type": "play", "card": other["choices"]["card"][0],
+                                                 "at": [0, 0]}})
+    page = new_browser(TABLET).new_page()
+    read_from_camera(page, server, game["id"], photo)
+    page.wait_for_selector(f'#unsure [data-unsure="{cell}"]')
+    # nothing to count until the unsure cell is settled
+    assert page.locator("#camera-tally").count() == 0
+    page.click(f'#unsure [data-unsure="{cell}"] button[data-value="{truth}"]')
+    page.click("#camera-tally")
+    page.click("#confirm-no")  # not counted: the table goes on laying here
+    assert api_get(server, f"/api/games/{game['id']}")["seq"] == 2
+    page.click("#camera-tally")
+    page.click("#confirm-yes")
+    page.wait_for_selector("#camera-score")
+    goal = GAME.new(["Ann", "Ben"], {"goal": "G3"}).goal
+    ben = from_cells(view["state"]["shoals"]["Ben"]["cells"])
+    expected = score({"Ann": from_cells(scene.cells), "Ben": ben}, goal)["Ann"]["total"]
+    assert page.inner_text("#camera-score") == f"Ann {expected} points"
+    assert "matches the layout" in page.inner_text("#camera-verdict")
+    ann = page.locator('section[data-player="Ann"]')
+    assert "counted as it lies on the table" in ann.inner_text()
+    assert ann.locator("h2").inner_text().startswith(f"Ann: {expected} point")
+    view = api_get(server, f"/api/games/{game['id']}")
+    assert view["state"]["shoals"]["Ann"]["cells"] == scene.cells
+    assert view["current"] == "Ben" and not view["over"]
+    screenshot(page, "shoal-tablet-counted-from-photo")
 
 
 def _smudged_grid(folder: Path) -> tuple[Path, dict[str, str], str, str]:

@@ -1,5 +1,6 @@
 // Shoal: every player's layout drawn from the engine; choose a card and tap where it
-// goes; score from the camera with the recognised layout beside the computed one.
+// goes; score from the camera with the recognised layout beside the computed one, or
+// count a shoal laid on the table alone as the camera sees it (a tally).
 "use strict";
 (function () {
   const kept = window.GamePage.ctx.kept();
@@ -131,13 +132,29 @@
       const seen = normalise(cam.resolved(reading.result, fixes));
       const differ = Object.keys(seen).filter((k) => seen[k] !== layout.cells[k]).length +
         Object.keys(layout.cells).filter((k) => !(k in seen)).length;
-      // No score from a reading with an unsure cell nobody has settled.
+      // No score from a reading with an unsure cell nobody has settled. A shoal laid on
+      // the table alone (or laid differently) is counted as the camera sees it: a
+      // tally, scored with every other shoal by the game's goal card.
+      const tally = !v.over && Object.keys(seen).length
+        ? h("button", { type: "button", class: "big primary", id: "camera-tally",
+          onclick: async (ev) => {
+            const anchor = ev.currentTarget;
+            // cards laid here are set aside by a tally, and no card is laid after it
+            const laying = v.state.played.length &&
+              !v.players.some((p) => v.state.shoals[p].tallied);
+            if (laying && !(await ctx.confirm(`Count ${reading.player}'s shoal as the camera ` +
+              "sees it? No card is laid here after that (undo takes it back)."))) return;
+            ctx.act({ type: "tally", player: reading.player, cells: seen }, anchor);
+          } },
+        `Count ${reading.player}'s shoal as the camera sees it`)
+        : null;
       const verdict = unsure.length
         ? h("p", { class: "pending", id: "camera-verdict" },
           "Settle the unsure cells above: no score is taken until then.")
         : differ
-          ? h("p", { class: "pending", id: "camera-verdict" },
-            `${differ} section(s) differ (outlined): check the table or the photo.`)
+          ? h("div", { id: "camera-verdict" }, h("p", { class: "pending" },
+            `${differ} section(s) differ (outlined): check the table or the photo`,
+            tally ? ", or count the shoal as it lies on the table." : "."), tally)
           : h("p", { class: "muted", id: "camera-verdict" },
             "The photo matches the layout: the score stands, ",
             h("strong", { id: "camera-score" }, `${reading.player} ${v.scores[reading.player]} points`), ".");
@@ -185,7 +202,7 @@
       // A player's part is made again only when what it shows changed: a move changes
       // the mover's and the next player's, the others stay as they are.
       return window.TC.reuse(shown, JSON.stringify([v.scores[p], mine, s.breakdown[p],
-        shoal.cells, shoal.cards, spots]), () => h("section", { class: "card", "data-player": p },
+        shoal.cells, shoal.cards, shoal.tallied, spots]), () => h("section", { class: "card", "data-player": p },
         h("h2", {}, `${p}: ${v.scores[p]} point${v.scores[p] === 1 ? "" : "s"}`, mine ? " (to play)" : ""),
         // A shoal is drawn again only when it or its spots changed (one player's a turn).
         window.TC.reuse(shown && shown.querySelector(":scope > .sh-shoal"),
@@ -193,7 +210,8 @@
           () => drawLayout(h, v, shoal.cells, spots,
             mine && card ? (at) => { const c = card; card = null; ctx.act({ type: "play", card: c, at }); } : null)),
         breakdown(h, s.breakdown[p] || [], v.scores[p], shoal.cells),
-        h("p", { class: "muted" }, `${shoal.cards} of ${s.cards_per_player} cards`)));
+        h("p", { class: "muted" }, shoal.tallied ? "counted as it lies on the table"
+          : `${shoal.cards} of ${s.cards_per_player} cards`)));
     });
     const legend = h("p", { class: "legend" }, (s.kinds || []).map((k) => {
       const key = h("span", { class: "key sh-key" }, short(k), ` ${k}`);
