@@ -133,6 +133,8 @@ def test_a_shoal_laid_on_the_table_is_counted_from_the_photo(
     # nothing to count until the unsure cell is settled
     assert page.locator("#camera-tally").count() == 0
     page.click(f'#unsure [data-unsure="{cell}"] button[data-value="{truth}"]')
+    assert "differ" in page.inner_text("#camera-verdict")
+    screenshot(page, "shoal-tablet-count-offered")
     page.click("#camera-tally")
     page.click("#confirm-no")  # not counted: the table goes on laying here
     assert api_get(server, f"/api/games/{game['id']}")["seq"] == 2
