@@ -124,9 +124,9 @@ def test_a_shoal_laid_on_the_table_is_counted_from_the_photo(
     actions = f"/api/games/{game['id']}/actions"
     first = scene.placements[0]["card"]
     view = api_post(server, actions, {"action": {"type": "play", "card": first, "at": [0, 0]}})
-    other = next(e for e in view["legal"] if e["choices"]["card"][0] != first)
-    view = api_post(server, actions, {"action": {"type": "play", "card": other["choices"]["card"][0],
-                                                 "at": [0, 0]}})
+    other = next(e["choices"]["card"][0] for e in view["legal"]
+                 if e["choices"]["card"][0] != first)
+    view = api_post(server, actions, {"action": {"type": "play", "card": other, "at": [0, 0]}})
     page = new_browser(TABLET).new_page()
     read_from_camera(page, server, game["id"], photo)
     page.wait_for_selector(f'#unsure [data-unsure="{cell}"]')
