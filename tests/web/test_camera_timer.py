@@ -95,6 +95,37 @@ def test_reads_a_photo_of_a_shoal(table: Any, deck_dir: Any, tmp_path: Any,
     assert body["overlay"].startswith("data:image/jpeg;base64,")
 
 
+def test_a_phone_sized_photo_is_read_decoded_smaller(table: Any, deck_dir: Any,
+                                                     tmp_path: Any,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A phone camera's own 4032 x 3024 JPEG, as the dashboard's file input hands it
+    over, reaches the reader decoded at half size (2016 x 1512: still more than the 1600
+    pixels a reader needs, :func:`vision.images.decode_photo`), and reads the same."""
+    import cv2
+
+    from companion.games.shoal.deck import load_deck
+    from vision import mat, synth
+    from vision.shoal import ShoalReader
+
+    scene = synth.shoal_scene(load_deck("default").to_json(), mat.standard("A3"), 7,
+                              synth.PRESETS["clean"])
+    big = cv2.resize(scene.photo, (4032, 3024), interpolation=cv2.INTER_CUBIC)
+    ok, jpeg = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    shapes: list[tuple[int, ...]] = []
+    read = ShoalReader.read
+
+    def seen(self: ShoalReader, photo: Any) -> Any:
+        shapes.append(photo.shape)
+        return read(self, photo)
+
+    monkeypatch.setattr(ShoalReader, "read", seen)
+    res = send(read_client(table, deck_dir, tmp_path, monkeypatch), jpeg.tobytes())
+    assert res.status_code == 200, res.get_json()
+    assert shapes == [(1512, 2016, 3)]
+    assert res.get_json()["cells"] == scene.cells
+
+
 def test_a_photo_without_the_mat_says_what_to_do(table: Any, deck_dir: Any, tmp_path: Any,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     import cv2
