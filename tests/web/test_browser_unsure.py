@@ -152,6 +152,8 @@ def test_a_shoal_laid_on_the_table_is_counted_from_the_photo(
     view = api_get(server, f"/api/games/{game['id']}")
     assert view["state"]["shoals"]["Ann"]["cells"] == scene.cells
     assert view["current"] == "Ben" and not view["over"]
+    # the next photo is Ben's: the view says whose shoal it reads next
+    assert page.input_value("#camera-player") == "Ben"
     screenshot(page, "shoal-tablet-counted-from-photo")
 
 

@@ -144,7 +144,9 @@
               !v.players.some((p) => v.state.shoals[p].tallied);
             if (laying && !(await ctx.confirm(`Count ${reading.player}'s shoal as the camera ` +
               "sees it? No card is laid here after that (undo takes it back)."))) return;
-            ctx.act({ type: "tally", player: reading.player, cells: seen }, anchor);
+            const after = await ctx.act({ type: "tally", player: reading.player, cells: seen }, anchor);
+            // the next photo is of the next shoal to count
+            if (after && after.current) { reader = after.current; ctx.rerender(); }
           } },
         `Count ${reading.player}'s shoal as the camera sees it`)
         : null;
