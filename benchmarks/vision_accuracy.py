@@ -237,7 +237,10 @@ def blender_key(folder: Path) -> str:
 
 
 def blender_cases(game: str, folder: Path = BLENDER
-                  ) -> Iterable[tuple[np.ndarray, dict[str, str], Read]]:
+                  ) -> Iterable[tuple[bytes, dict[str, str], Read]]:
+    """Each photo of the set for ``game`` as its file's bytes (the JPEG as rendered,
+    read as the companion reads an upload: not decoded and compressed again), its truth
+    and the reader of its table."""
     truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
     for shot in truth["photos"]:
         if shot["game"] != game:
@@ -247,10 +250,7 @@ def blender_cases(game: str, folder: Path = BLENDER
         reader: Read = (ShoalReader(load_deck(table / "deck"), spec).read if game == "shoal"
                         else PooDiversReader(load_faces(table / "faces"), spec,
                                              tuple(rows_of(shot["layout"]))).read)
-        photo = cv2.imread(str(folder / shot["file"]))
-        if photo is None:
-            raise SystemExit(f"vision_accuracy: cannot read {folder / shot['file']}")
-        yield photo, shot["cells"], reader
+        yield (folder / shot["file"]).read_bytes(), shot["cells"], reader
 
 
 CLI_UNSET = ("PYTHONDONTWRITEBYTECODE", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
