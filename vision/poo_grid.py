@@ -13,16 +13,16 @@ no card may lie (over the mat's edge or a marker, or off the photo: as bare mat)
 the grid's origin and pitch are fitted to the cards it holds. The pitch is sought
 from the card's size up to the widest at which the whole layout still lies on the mat
 (however far apart the cards are laid).
-Every weight is measured in the photo: a card counts by how far
-its outline stands above the median of twice as many candidates as the layout has
-cards (so at least half of them are not cards), at most twice as much as the typical
-card that stands above it (the edge of a lamp's reflection, far sharper than every
-card's, once set the lattice's pitch on its own, half a millimetre off: a layout of
-nine cards across then slid a column off its cards), and is seen, for the check that the
-layout fits the cards, when it stands above what the candidates off the lattice (no
-card) score. A layout is refused when more of its cards lie outside the span of those
-seen than one of its lines holds (a heart's pale tip may not show; a larger layout than
-the cards on the mat is the wrong one).
+Every weight is measured in the photo: a card counts by how far its outline stands
+above the median of twice as many candidates as the layout has cards (so at least half
+of them are not cards), and no more than the second sharpest does (one outline far
+sharper than every other is no card's: the edge of a lamp's reflection, nine times
+sharper than the next, once set the lattice's pitch on its own, half a millimetre off,
+and a layout nine cards across slid a column off its cards); it is seen, for the check
+that the layout fits the cards, when it stands above what the candidates off the
+lattice (no card) score. A layout is refused when more of its cards lie outside the
+span of those seen than one of its lines holds (a heart's pale tip may not show; a
+larger layout than the cards on the mat is the wrong one).
 """
 
 from __future__ import annotations
@@ -148,10 +148,10 @@ def find_grid(small: np.ndarray, card_mm: tuple[float, float], rows: tuple[str, 
                           "faces file the right one?")
     mm = at / FEATURE_PX_PER_MM  # the cards' top-left corners
     w = np.maximum(value - np.median(value), 0.0)
-    # no outline counts for more than twice what the cards' typical one does: a glare
-    # spot's edge far sharper than every card's would set the lattice on its own
-    if (w > 0).any():
-        w = np.minimum(w, 2.0 * float(np.median(w[w > 0])))
+    # one outline far sharper than every other (a reflection's edge) would set the
+    # lattice on its own: none counts for more than the second sharpest
+    if len(w) > 1:
+        w = np.minimum(w, np.partition(w, -2)[-2])
     mat_h, mat_w = (n / FEATURE_PX_PER_MM for n in small.shape[:2])
     px, fx = pitch(mm[:, 0], w, cw, widest(mat_w, cw, len(rows[0])))
     py, fy = pitch(mm[:, 1], w, ch, widest(mat_h, ch, len(rows)))
