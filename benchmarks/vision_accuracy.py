@@ -11,9 +11,9 @@ wrong, missed or made up, over true cells), exact layouts and refusals, with ms 
 (JPEG decode plus reading; p50, p95, as wall time and as this process's CPU time,
 ``cpu_ms_*``: the goal is in milliseconds of one core, and another program on the
 machine slows the wall time only). The Blender set (``tests/vision/blender``) is read
-the same way, and so are eleven more (``benchmarks/blender-seed2`` to ``blender-seed12``)
-that no test reads; ``--blender`` reads others instead (any
-folder ``render_blender.py`` wrote), or none.
+the same way from its JPEG files as they are (not compressed again), and so are eleven
+more (``benchmarks/blender-seed2`` to ``blender-seed12``) that no test reads;
+``--blender`` reads others instead (any folder ``render_blender.py`` wrote), or none.
 Then it times ``companion vision read`` of each game as a whole process (start-up, file
 loading, reading, JSON out) on ``--cli`` photos, one process at a time and two at once,
 as a person runs it (``CLI_UNSET``); ``--cli-only`` times only that.
