@@ -155,6 +155,18 @@ def test_a_shoal_laid_on_the_table_is_counted_from_the_photo(
     # the next photo is Ben's: the view says whose shoal it reads next
     assert page.input_value("#camera-player") == "Ben"
     screenshot(page, "shoal-tablet-counted-from-photo")
+    # Ben's shoal counted from another phone, as his one card lies: the game is over,
+    # and the page says who won by the goal card across both shoals
+    (ben_left,) = view["legal"]
+    api_post(server, actions, {"action": {"type": "tally", "player": "Ben",
+                                          "cells": ben_left["choices"]["cells"][0]}})
+    totals = {p: t["total"] for p, t in
+              score({"Ann": from_cells(scene.cells), "Ben": ben}, goal).items()}
+    won = [p for p, total in totals.items() if total == max(totals.values())]
+    page.wait_for_selector("#turn:has-text('Game over')")
+    assert all(p in page.inner_text("#turn") for p in won)
+    assert "The game is over: every shoal is counted." in page.inner_text("#log")
+    screenshot(page, "shoal-tablet-every-shoal-counted")
 
 
 def _smudged_grid(folder: Path) -> tuple[Path, dict[str, str], str, str]:
