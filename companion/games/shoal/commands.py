@@ -31,7 +31,7 @@ from companion.games.shoal.layout import (
     Layout,
     ascii_art,
     check_section,
-    fish_of,
+    foreign_fish,
     parse_text,
 )
 from companion.games.shoal.scoring import score
@@ -145,12 +145,12 @@ def _read_layout(path: Path, kinds: tuple[str, ...] | None) -> Layout:
 
 def _check_kinds(layout: Mapping[tuple[int, int], str], kinds: tuple[str, ...],
                  source: str) -> None:
-    for (x, y), value in sorted(layout.items()):
-        unknown = [k for k in fish_of(value) if k not in kinds]
-        if unknown:
-            raise UsageError(f"{source}: section [{x}, {y}] shows {unknown[0]!r}, which no "
-                             f"card of the deck shows ({', '.join(kinds)}); give "
-                             "--deck for another deck, or leave --deck out")
+    foreign = foreign_fish(layout, kinds)
+    if foreign is not None:
+        (x, y), fish = foreign
+        raise UsageError(f"{source}: section [{x}, {y}] shows {fish!r}, which no "
+                         f"card of the deck shows ({', '.join(kinds)}); give "
+                         "--deck for another deck, or leave --deck out")
 
 
 def photo_scorer() -> PhotoScorer:

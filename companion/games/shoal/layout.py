@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 Layout = dict[tuple[int, int], str]
@@ -66,6 +66,17 @@ def check_section(value: object) -> str:
 def fish_of(value: str) -> list[str]:
     """The fish a section shows, one entry per fish: ``"angel+angel"`` → two angels."""
     return [] if value == EMPTY else value.split("+")
+
+
+def foreign_fish(layout: Mapping[tuple[int, int], str], kinds: Sequence[str]
+                 ) -> tuple[tuple[int, int], str] | None:
+    """The first section (by x, then y) showing a fish that is none of ``kinds``, and
+    that fish; ``None`` when every fish is one of them."""
+    for at, value in sorted(layout.items()):
+        unknown = [k for k in fish_of(value) if k not in kinds]
+        if unknown:
+            return at, unknown[0]
+    return None
 
 
 def has_fish(value: str) -> bool:

@@ -47,7 +47,7 @@ from companion.games.shoal.layout import (
     Layout,
     ascii_art,
     count,
-    fish_of,
+    foreign_fish,
     from_cells,
     is_connected,
     normalise,
@@ -265,12 +265,12 @@ def _tally(state: ShoalState, action: Action) -> ShoalState:
     if who not in state.players:
         raise Malformed(f"tally names the player whose shoal it counts: one of "
                         f"{', '.join(state.players)}, not {who!r}")
-    layout = tallied_shoal(action.get("cells"), state.deck.kinds, f"{who}'s shoal")
+    layout = _tallied_shoal(action.get("cells"), state.deck.kinds, f"{who}'s shoal")
     return replace(state, tallied={**{p: v for p, v in state.tallied.items() if p != who},
                                    who: layout})
 
 
-def tallied_shoal(cells: object, kinds: Sequence[str], whose: str) -> Layout:
+def _tallied_shoal(cells: object, kinds: Sequence[str], whose: str) -> Layout:
     """A shoal as counted on the table, from ``{"x,y": section}`` cells: one piece, no
     more sections than :data:`CARDS_EACH` cards show, fish of the deck's ``kinds``;
     shifted so its smallest x and y are 0 (as the camera names cells)."""
@@ -281,11 +281,11 @@ def tallied_shoal(cells: object, kinds: Sequence[str], whose: str) -> Layout:
         layout = from_cells(cells)
     except BadLayout as err:
         raise Malformed(f"{whose}: {err}") from None
-    for (x, y), value in sorted(layout.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        unknown = [k for k in fish_of(value) if k not in kinds]
-        if unknown:
-            raise Malformed(f"{whose}: section {x},{y} shows {unknown[0]!r}, which no card "
-                            f"of this game's deck shows ({', '.join(kinds)})")
+    foreign = foreign_fish(layout, kinds)
+    if foreign is not None:
+        (x, y), fish = foreign
+        raise Malformed(f"{whose}: section {x},{y} shows {fish!r}, which no card of this "
+                        f"game's deck shows ({', '.join(kinds)})")
     if not is_connected(layout):
         raise BrokenRule(f"{whose} is in pieces: every card lies on the shoal, so its "
                          "sections touch side by side; check the cells apart from the rest")
