@@ -6,8 +6,8 @@ but it blurs away what tells lookalike sections apart. A deck draws the two fish
 pair in the same places whatever the fish; a clownfish's spots and a sardine's stripes,
 and their colours under a tungsten lamp, differ by less than that blur keeps. Where the
 peel's card and the cell's own match name different values (:data:`vision.shoal.DISAGREE`),
-the two sections are compared again with the cell at 1 px/mm, blurred half as much and
-sampled at every pixel, inside the window clear of the neighbours' edges
+the two sections are compared again at the rectified photo's own 2 px/mm
+(:data:`PX_PER_MM`), blurred half as much and sampled at every pixel, inside the window clear of the neighbours' edges
 (:data:`vision.templates.SECTION_INSETS_MM`), at each shift up to :data:`REACH_MM` from
 where the cell matched best; the better of the two is shown. Only for those cells: over
 every cell and every near section it costs some 4 ms a read and, used to rank the
@@ -16,11 +16,18 @@ sections the peel chooses from, reads more layouts wrong than right (docs/vision
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.blas import product
-from vision.matching import FEATURE_PX_PER_MM, plane_basis
+from vision.matching import plane_basis
 from vision.planes import deplane
+
+PX_PER_MM = 2.0
+"""The closer look's resolution: the rectified photo's own (:data:`vision.mat.PX_PER_MM`).
+At the first look's 1 px/mm a clownfish's spots and a sardine's stripes, a millimetre
+or two apart, are one blur (docs/vision.md, "The closer look at the photo's own
+resolution")."""
 
 SHARP_BLUR_MM = 0.5
 """Blur of the closer look (the first look's is :data:`vision.matching.BLUR_MM`)."""
@@ -38,9 +45,20 @@ def unit_windows(windows: np.ndarray) -> np.ndarray:
     return out
 
 
+def sharpened(rectified: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """A rectified image (at ``px_per_mm``) as the closer look compares it: at
+    :data:`PX_PER_MM`, blurred :data:`SHARP_BLUR_MM`."""
+    scale = PX_PER_MM / px_per_mm
+    image = rectified if scale == 1.0 else cv2.resize(
+        rectified, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    out: np.ndarray = cv2.GaussianBlur(image, (0, 0), SHARP_BLUR_MM * PX_PER_MM)
+    return out
+
+
 def window_size(box_mm: tuple[float, float], inset_mm: float) -> tuple[int, int]:
-    """Rows and columns (pixels at 1 px/mm) of a section's window ``inset_mm`` in."""
-    s = FEATURE_PX_PER_MM
+    """Rows and columns (pixels at :data:`PX_PER_MM`) of a section's window ``inset_mm``
+    in."""
+    s = PX_PER_MM
     return round((box_mm[1] - 2 * inset_mm) * s), round((box_mm[0] - 2 * inset_mm) * s)
 
 
@@ -49,11 +67,12 @@ def closer_best(sharp: np.ndarray, known: np.ndarray, corner_mm: np.ndarray,
                 templates: np.ndarray, which: list[int]) -> int | None:
     """Of the sections ``which``, the one that matches the cell (top-left ``corner_mm``,
     matched best at ``shift_mm``) best at the closer look; ``None`` when its window is
-    clipped or off the photo."""
+    clipped or off the photo. ``sharp`` (:func:`sharpened`) and ``known`` (1 where no
+    channel is clipped) are at :data:`PX_PER_MM`."""
     wh, ww = window_size(box_mm, inset_mm)
-    x0, y0 = np.round((corner_mm + shift_mm + inset_mm - REACH_MM) * FEATURE_PX_PER_MM
-                      ).astype(int)
-    y1, x1 = y0 + wh + 2 * REACH_MM, x0 + ww + 2 * REACH_MM
+    reach = round(REACH_MM * PX_PER_MM)
+    x0, y0 = np.round((corner_mm + shift_mm + inset_mm) * PX_PER_MM).astype(int) - reach
+    y1, x1 = y0 + wh + 2 * reach, x0 + ww + 2 * reach
     if x0 < 0 or y0 < 0 or x1 > sharp.shape[1] or y1 > sharp.shape[0] or (
             known[y0:y1, x0:x1] < 0.5).any():
         return None

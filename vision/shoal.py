@@ -316,10 +316,12 @@ class ShoalReader:
             own = max(options, key=options.__getitem__)
             if options[own] - options.get(label, 0.0) > DISAGREE:  # the cell against its card
                 if sharp is None:
-                    sharp = matching.prepare(rectified, PX_PER_MM, closer.SHARP_BLUR_MM)
+                    sharp = closer.sharpened(rectified, PX_PER_MM)
+                    unclipped = closer.sharpened((top_channels == 0).astype(np.float32),
+                                                 PX_PER_MM)
                 at = index[(i, j)]
                 theirs = int(np.argmax(np.where(np.array(labels) == own, pattern[at], -np.inf)))
-                pick = closer.closer_best(sharp, known, corners[at], shift[at], (sw, sh),
+                pick = closer.closer_best(sharp, unclipped, corners[at], shift[at], (sw, sh),
                                           templates.SECTION_INSETS_MM[1], self.sharp,
                                           [found[(i, j)], theirs])
                 options = {own: 0.5, label: 0.5}

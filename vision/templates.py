@@ -253,7 +253,7 @@ def shoal_templates(deck: Deck, inset_mm: float = SECTION_INSETS_MM[0],
 
 def sharp_sections(deck: Deck, inset_mm: float) -> np.ndarray:
     """Every section of every card image as :func:`vision.closer.closer_best` compares
-    them: at 1 px/mm, blurred :data:`vision.closer.SHARP_BLUR_MM`, ``inset_mm`` in from
+    them: at :data:`vision.closer.PX_PER_MM`, blurred :data:`vision.closer.SHARP_BLUR_MM`, ``inset_mm`` in from
     the section's edges, each channel's plane removed, unit vectors (4N x D, in the
     order of :func:`shoal_templates` without the bare mat); cached as they are."""
     cards = list(deck.cards.values())
@@ -261,7 +261,7 @@ def sharp_sections(deck: Deck, inset_mm: float) -> np.ndarray:
     deck_file = deck.source or Path("deck.json")
     sw, sh = deck.section_mm
     wh, ww = closer.window_size((sw, sh), inset_mm)
-    s = FEATURE_PX_PER_MM
+    s = closer.PX_PER_MM
 
     def build() -> Arrays:
         windows = []
@@ -276,7 +276,7 @@ def sharp_sections(deck: Deck, inset_mm: float) -> np.ndarray:
                     windows.append(img[y:y + wh, x:x + ww])
         return {"sections": closer.unit_windows(np.stack(windows))}
 
-    return stored(f"sharp-{inset_mm:g}", key("sharp", deck_file, images_), build)[0]["sections"]
+    return stored(f"sharp-{inset_mm:g}-{s:g}", key("sharp", deck_file, images_), build)[0]["sections"]
 
 
 def whole_cards(deck: Deck, px_per_mm: float, inset_mm: float) -> np.ndarray:
