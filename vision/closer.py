@@ -7,11 +7,12 @@ pair in the same places whatever the fish; a clownfish's spots and a sardine's s
 and their colours under a tungsten lamp, differ by less than that blur keeps. Where the
 peel's card and the cell's own match name different values (:data:`vision.shoal.DISAGREE`),
 the two sections are compared again at the rectified photo's own 2 px/mm
-(:data:`PX_PER_MM`), blurred half as much and sampled at every pixel, inside the window clear of the neighbours' edges
-(:data:`vision.templates.SECTION_INSETS_MM`), at each shift up to :data:`REACH_MM` from
-where the cell matched best; the better of the two is shown. Only for those cells: over
-every cell and every near section it costs some 4 ms a read and, used to rank the
-sections the peel chooses from, reads more layouts wrong than right (docs/vision.md).
+(:data:`PX_PER_MM`), blurred half as much and sampled at every pixel, inside the window
+clear of the neighbours' edges (:data:`vision.templates.SECTION_INSETS_MM`), at each
+shift up to :data:`REACH_MM` from where the cell matched best; the better of the two is
+shown. Only for those cells: over every cell and every near section (at 1 px/mm) it cost
+some 4 ms a read and, used to rank the sections the peel chooses from, read more layouts
+wrong than right (docs/vision.md).
 """
 
 from __future__ import annotations

@@ -253,9 +253,10 @@ def shoal_templates(deck: Deck, inset_mm: float = SECTION_INSETS_MM[0],
 
 def sharp_sections(deck: Deck, inset_mm: float) -> np.ndarray:
     """Every section of every card image as :func:`vision.closer.closer_best` compares
-    them: at :data:`vision.closer.PX_PER_MM`, blurred :data:`vision.closer.SHARP_BLUR_MM`, ``inset_mm`` in from
-    the section's edges, each channel's plane removed, unit vectors (4N x D, in the
-    order of :func:`shoal_templates` without the bare mat); cached as they are."""
+    them: at :data:`vision.closer.PX_PER_MM`, blurred :data:`vision.closer.SHARP_BLUR_MM`,
+    ``inset_mm`` in from the section's edges, each channel's plane removed, unit vectors
+    (4N x D, in the order of :func:`shoal_templates` without the bare mat); cached as
+    they are."""
     cards = list(deck.cards.values())
     images_ = [c.image for c in cards if c.image is not None]
     deck_file = deck.source or Path("deck.json")
@@ -276,7 +277,8 @@ def sharp_sections(deck: Deck, inset_mm: float) -> np.ndarray:
                     windows.append(img[y:y + wh, x:x + ww])
         return {"sections": closer.unit_windows(np.stack(windows))}
 
-    return stored(f"sharp-{inset_mm:g}-{s:g}", key("sharp", deck_file, images_), build)[0]["sections"]
+    name = f"sharp-{inset_mm:g}-{s:g}"
+    return stored(name, key("sharp", deck_file, images_), build)[0]["sections"]
 
 
 def whole_cards(deck: Deck, px_per_mm: float, inset_mm: float) -> np.ndarray:
