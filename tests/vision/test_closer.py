@@ -88,13 +88,7 @@ def test_the_card_s_section_is_kept_where_the_closer_look_sides_with_it(
     lie in the same places, the cast takes their colours), so decisively that the cell
     is asked about. The closer look sees the clownfish: the cell shows the card's
     clownfish pair, still asked about, and the layout is read exactly."""
-    scene, reading = read_as_sent(user_table("offwhite"), 2002, "medium")
-    bad, shift = wrong_cells(scene.cells, reading.cells, shoal=True)
-    assert not bad
-    name = {v: k for k, v in moved(reading.cells, *shift).items()}["3,0"]
-    assert reading.cells[name] == "clown+clown"
-    assert reading.candidates[name] == {"tang+tang": 0.5, "clown+clown": 0.5}
-    assert name in reading.unsure()
+    _read_exactly_and_asked(user_table, 2002, "3,0", "clown+clown", "tang+tang")
 
 
 def test_spots_and_stripes_are_told_apart_at_the_photo_s_own_resolution(
@@ -105,10 +99,18 @@ def test_spots_and_stripes_are_told_apart_at_the_photo_s_own_resolution(
     them as one blur and sided with the sardines (0.88 against 0.87); at the rectified
     photo's own 2 px/mm it sees the spots. The cell shows the clownfish, still asked
     about, and the layout is read exactly."""
-    scene, reading = read_as_sent(user_table("offwhite"), 1005, "medium")
+    _read_exactly_and_asked(user_table, 1005, "3,1", "clown+clown", "sardine+sardine")
+
+
+def _read_exactly_and_asked(user_table: Tables, scene_id: int, cell: str, value: str,
+                            rival: str) -> None:
+    """The off-white table's medium photo ``scene_id`` is read exactly, ``cell`` (named
+    from the shoal's top-left as the truth names it) showing ``value`` and asked about,
+    ``rival`` as likely."""
+    scene, reading = read_as_sent(user_table("offwhite"), scene_id, "medium")
     bad, shift = wrong_cells(scene.cells, reading.cells, shoal=True)
     assert not bad
-    name = {v: k for k, v in moved(reading.cells, *shift).items()}["3,1"]
-    assert reading.cells[name] == "clown+clown"
-    assert reading.candidates[name] == {"sardine+sardine": 0.5, "clown+clown": 0.5}
+    name = {v: k for k, v in moved(reading.cells, *shift).items()}[cell]
+    assert reading.cells[name] == value
+    assert reading.candidates[name] == {rival: 0.5, value: 0.5}
     assert name in reading.unsure()
