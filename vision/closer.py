@@ -68,8 +68,8 @@ def closer_best(sharp: np.ndarray, known: np.ndarray, corner_mm: np.ndarray,
                 templates: np.ndarray, which: list[int]) -> int | None:
     """Of the sections ``which``, the one that matches the cell (top-left ``corner_mm``,
     matched best at ``shift_mm``) best at the closer look; ``None`` when its window is
-    clipped or off the photo. ``sharp`` (:func:`sharpened`) and ``known`` (1 where no
-    channel is clipped) are at :data:`PX_PER_MM`."""
+    clipped or off the photo. ``sharp`` and ``known`` (1 where no channel is clipped) are
+    as :func:`sharpened` makes them; under 0.5 counts as clipped."""
     wh, ww = window_size(box_mm, inset_mm)
     reach = round(REACH_MM * PX_PER_MM)
     x0, y0 = np.round((corner_mm + shift_mm + inset_mm) * PX_PER_MM).astype(int) - reach
