@@ -17,6 +17,8 @@ wrong than right (docs/vision.md).
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -46,13 +48,25 @@ def unit_windows(windows: np.ndarray) -> np.ndarray:
     return out
 
 
-def sharpened(rectified: np.ndarray, px_per_mm: float) -> np.ndarray:
-    """A rectified image (at ``px_per_mm``) as the closer look compares it: at
-    :data:`PX_PER_MM`, blurred :data:`SHARP_BLUR_MM`."""
+def resampled(rectified: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """A rectified image (at ``px_per_mm``) at :data:`PX_PER_MM`: itself when it is."""
     scale = PX_PER_MM / px_per_mm
-    image = rectified if scale == 1.0 else cv2.resize(
-        rectified, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    out: np.ndarray = cv2.GaussianBlur(image, (0, 0), SHARP_BLUR_MM * PX_PER_MM)
+    if scale == 1.0:
+        return rectified
+    out: np.ndarray = cv2.resize(rectified, None, fx=scale, fy=scale,
+                                 interpolation=cv2.INTER_AREA)
+    return out
+
+
+def _blurred(image: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+    """``image[y0:y1, x0:x1]`` blurred :data:`SHARP_BLUR_MM` as the whole image would be:
+    the blur's reach of its neighbours taken in (OpenCV's kernel for float images
+    reaches four sigmas), the image's own edges as they are."""
+    sigma = SHARP_BLUR_MM * PX_PER_MM
+    m = math.ceil(4 * sigma)
+    ya, xa = max(0, y0 - m), max(0, x0 - m)
+    part = cv2.GaussianBlur(image[ya:y1 + m, xa:x1 + m], (0, 0), sigma)
+    out: np.ndarray = part[y0 - ya:y1 - ya, x0 - xa:x1 - xa]
     return out
 
 
@@ -63,22 +77,23 @@ def window_size(box_mm: tuple[float, float], inset_mm: float) -> tuple[int, int]
     return round((box_mm[1] - 2 * inset_mm) * s), round((box_mm[0] - 2 * inset_mm) * s)
 
 
-def closer_best(sharp: np.ndarray, known: np.ndarray, corner_mm: np.ndarray,
+def closer_best(photo: np.ndarray, known: np.ndarray, corner_mm: np.ndarray,
                 shift_mm: np.ndarray, box_mm: tuple[float, float], inset_mm: float,
                 templates: np.ndarray, which: list[int]) -> int | None:
     """Of the sections ``which``, the one that matches the cell (top-left ``corner_mm``,
     matched best at ``shift_mm``) best at the closer look; ``None`` when its window is
-    clipped or off the photo. ``sharp`` and ``known`` (1 where no channel is clipped) are
-    as :func:`sharpened` makes them; under 0.5 counts as clipped."""
+    clipped or off the photo. ``photo`` (float) and ``known`` (1 where no channel is
+    clipped) are at :data:`PX_PER_MM` (:func:`resampled`), not blurred: only the cell's
+    window is, and a clipped pixel counts where under half of the blurred ``known`` is."""
     wh, ww = window_size(box_mm, inset_mm)
     reach = round(REACH_MM * PX_PER_MM)
     x0, y0 = np.round((corner_mm + shift_mm + inset_mm) * PX_PER_MM).astype(int) - reach
     y1, x1 = y0 + wh + 2 * reach, x0 + ww + 2 * reach
-    if x0 < 0 or y0 < 0 or x1 > sharp.shape[1] or y1 > sharp.shape[0] or (
-            known[y0:y1, x0:x1] < 0.5).any():
+    if x0 < 0 or y0 < 0 or x1 > photo.shape[1] or y1 > photo.shape[0] or (
+            _blurred(known, x0, y0, x1, y1) < 0.5).any():
         return None
-    views = np.lib.stride_tricks.sliding_window_view(sharp[y0:y1, x0:x1], (wh, ww),
-                                                     axis=(0, 1))
+    views = np.lib.stride_tricks.sliding_window_view(_blurred(photo, x0, y0, x1, y1),
+                                                     (wh, ww), axis=(0, 1))
     windows = unit_windows(views.reshape(-1, 3, wh, ww).transpose(0, 2, 3, 1))
     look = product(windows, templates[which].T).max(0)
     return which[int(look.argmax())]

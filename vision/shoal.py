@@ -308,20 +308,20 @@ class ShoalReader:
         x_min = min(i for i, _ in found)
         y_min = min(j for _, j in found)
         reading = Reading("shoal", {}, {}, view=view, values=list(self.values))
-        sharp = None
+        fine = None
         for k, (i, j) in enumerate(order):
             name = f"{i - x_min},{j - y_min}"
             label = labels[found[(i, j)]]
             options = calibration.posterior(dist[k], labels, density, prior=priors[k])
             own = max(options, key=options.__getitem__)
             if options[own] - options.get(label, 0.0) > DISAGREE:  # the cell against its card
-                if sharp is None:
-                    sharp = closer.sharpened(rectified, PX_PER_MM)
-                    unclipped = closer.sharpened((top_channels == 0).astype(np.float32),
+                if fine is None:
+                    fine = closer.resampled(rectified, PX_PER_MM)
+                    unclipped = closer.resampled((top_channels == 0).astype(np.float32),
                                                  PX_PER_MM)
                 at = index[(i, j)]
                 theirs = int(np.argmax(np.where(np.array(labels) == own, pattern[at], -np.inf)))
-                pick = closer.closer_best(sharp, unclipped, corners[at], shift[at], (sw, sh),
+                pick = closer.closer_best(fine, unclipped, corners[at], shift[at], (sw, sh),
                                           templates.SECTION_INSETS_MM[1], self.sharp,
                                           [found[(i, j)], theirs])
                 options = {own: 0.5, label: 0.5}

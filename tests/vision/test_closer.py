@@ -19,15 +19,15 @@ MARGIN_MM = 10.0
 
 
 def _on_mat(image: Path, card_mm: tuple[float, float]) -> np.ndarray:
-    """A card image on a white mat, ``MARGIN_MM`` from its top-left, as the closer look
-    sees a photo (:func:`vision.closer.sharpened`)."""
+    """A card image on a white mat, ``MARGIN_MM`` from its top-left, at the closer look's
+    resolution (:data:`vision.closer.PX_PER_MM`)."""
     s = closer.PX_PER_MM
     size = (round(card_mm[0] * s), round(card_mm[1] * s))
     card = cv2.resize(load(image), size, interpolation=cv2.INTER_AREA) / np.float32(255)
     m = round(MARGIN_MM * s)
     mat = np.ones((size[1] + 2 * m, size[0] + 2 * m, 3), np.float32)
     mat[m:m + size[1], m:m + size[0]] = card
-    return closer.sharpened(mat, s)
+    return mat
 
 
 def test_each_section_beats_its_nearest_lookalike_of_another_value(
@@ -69,7 +69,7 @@ def test_a_clipped_window_is_not_looked_at(user_table: Tables) -> None:
     sharp = _on_mat(card.image, (2 * sw, 2 * sh))
     known = np.ones(sharp.shape[:2], np.float32)
     at = round((MARGIN_MM + inset + 3) * closer.PX_PER_MM)
-    known[at, at] = 0.0  # one pixel
+    known[at - 1:at + 2, at - 1:at + 2] = 0.0  # a patch 1.5 mm across
     look = templates.sharp_sections(deck, inset)
     corner = np.array([MARGIN_MM, MARGIN_MM])
     assert closer.closer_best(sharp, known, corner, np.zeros(2), (sw, sh), inset, look,
