@@ -37,6 +37,7 @@ LEAST = 3
 """Sides of each kind (card edges, none) a photo must show to say what an edge is."""
 
 SIDES: dict[str, Cell] = {"top": (0, -1), "bottom": (0, 1), "left": (-1, 0), "right": (1, 0)}
+OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
 OUTER: tuple[tuple[str, str], ...] = (("top", "left"), ("top", "right"),
                                       ("bottom", "left"), ("bottom", "right"))
 """A card's outer sides at each of its sections, in the deck's row-major order."""
@@ -117,9 +118,10 @@ class Outline:
             bare = float(np.quantile(none, 0.9))
             sharp = [v for v in card if v > bare]
             card = sharp if len(sharp) >= LEAST else card
+        self.card_edge: float | None = None
         if len(card) >= LEAST and len(none) >= LEAST:
-            self.edge = float(np.sqrt(max(float(np.median(card)), 1e-6)
-                                      * max(float(np.median(none)), NOISE)))
+            self.card_edge = max(float(np.median(card)), 1e-6)
+            self.edge = float(np.sqrt(self.card_edge * max(float(np.median(none)), NOISE)))
 
     def again(self, found: dict[Cell, int]) -> Outline:
         """The outline of other cells ``found`` in the same photo and lattice, with the
@@ -185,6 +187,42 @@ class Outline:
         out = {c: col for c, col in out.items() if c not in ghosts}
         self.found = out
         return out
+
+    def framed(self) -> list[Cell]:
+        """The cells of ``cells`` not found, beside a cell found, whose every side that
+        faces a cell not found (bare, or beyond the cells read) shows a card's outline,
+        one side at least; none when :attr:`edge` is ``None``. An outline here is nearer
+        what a card's edge measures (:attr:`card_edge`) than :attr:`edge`, on the same
+        scale of ratios: a card's shadow across bare mat, or a glare's falloff, measures
+        a little over :attr:`edge` on every side.
+
+        Bare mat beside a card shows that card's edge on the side facing it only, and
+        none towards the bare mat beyond; a card's section shows its card's outline on
+        every side it meets bare mat. So of two cells not found with an edge between
+        them, one a plain section the peel left (its colour taken for the mat's) and the
+        other bare mat, only the section is framed."""
+        if self.edge is None or self.card_edge is None:
+            return []
+        outline = np.sqrt(self.edge * self.card_edge)
+        out = []
+        for c in self.cells:
+            if c in self.found or not any((c[0] + dx, c[1] + dy) in self.found
+                                          for dx, dy in SIDES.values()):
+                continue
+            sides = [self._both_ways(c, side, v) for side, v in self.sides(c, tuple(SIDES)).items()]
+            if sides and min(sides) > outline:
+                out.append(c)
+        return out
+
+    def _both_ways(self, c: Cell, side: str, v: float) -> float:
+        """``side`` of cell ``c`` (``v`` measured on its box) as the cells either side of
+        it see it, the lesser: a cell's box lies where its best match put it, and a bare
+        cell's best match may lean its box onto a card's edge or shadow."""
+        dx, dy = SIDES[side]
+        n = (c[0] + dx, c[1] + dy)
+        if n not in self.index:
+            return v
+        return min([v, *self.sides(n, (OPPOSITE[side],)).values()])
 
     def cornered(self, c: Cell) -> bool:
         """Whether cell ``c`` (not found) shows a card's corner: its outline on two sides

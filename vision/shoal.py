@@ -34,10 +34,15 @@ the top down, by card, not by pixel colour:
    nearer a plain section's colour is a card's. A plain section must show its card's
    outline where it faces bare mat (:meth:`vision.edges.Outline.outlined`): bare mat between
    cards, whose edges fall where a plain section's frame would, shows none on its other
-   sides. Cells beside the shoal that glare mostly clips in every channel are named as
-   hidden (:func:`vision.peel.hidden`): a card there cannot be read, and the reading says
-   to take the photo again if one lies there (a pixel clipped in one channel still
-   shows the others: a warm lamp on cream paper clips red over half the mat).
+   sides; and a plain section the peel left (its colour taken for the mat's) is read
+   where its card's outline shows on every side it meets bare mat, nearer a card's edge
+   than the photo's threshold, as the cells across each side see it too
+   (:meth:`vision.edges.Outline.framed`): the bare mat beside it shows that edge only on
+   the side towards it. Cells beside the shoal that glare mostly clips in every channel
+   are named as hidden (:func:`vision.peel.hidden`): a card there cannot be read, and
+   the reading says to take the photo again if one lies there (a pixel clipped in one
+   channel still shows the others: a warm lamp on cream paper clips red over half the
+   mat).
 4. A cell the peel read by its card alone (its print's best in the bare mat's group) is
    compared at local contrast: where a section with fish of another value matches it
    as a card must there, a card above the one read shows, its print veiled
@@ -289,6 +294,13 @@ class ShoalReader:
         if not found:
             raise VisionError("no cards found on the mat: are the cards on the mat, face up, "
                               "and is this the right deck?")
+        # a plain section the peel left shows its card's outline wherever it meets bare
+        # mat, and the bare mat beside it only towards it
+        framed = {c: int(pattern[index[c]].argmax()) for c in outline.again(found).framed()}
+        framed = {c: col for c, col in framed.items() if plain[col]}
+        if framed:  # (and the cells to ask about are judged by the outline with them)
+            found = {**found, **framed}
+            outline = outline.again(found)
         # what lies apart from the shoal is asked about, not read: no card, or the
         # section it matched (the rules say the one, the pattern the other)
         away = {c: found[c] for c in apart(found, asked, [cells[k] for k in top])}
