@@ -10,7 +10,7 @@ colour changes sharply across it, and this measures how sharply, on the rectifie
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import cv2
 import numpy as np
@@ -188,31 +188,42 @@ class Outline:
         self.found = out
         return out
 
-    def framed(self) -> list[Cell]:
-        """The cells of ``cells`` not found, beside a cell found, whose every side that
-        faces a cell not found (bare, or beyond the cells read) shows a card's outline,
-        one side at least; none when :attr:`edge` is ``None``. An outline here is nearer
-        what a card's edge measures (:attr:`card_edge`) than :attr:`edge`, on the same
-        scale of ratios: a card's shadow across bare mat, or a glare's falloff, measures
-        a little over :attr:`edge` on every side.
+    def framed(self, among: Iterable[Cell]) -> list[Cell]:
+        """The cells of ``among`` (of ``cells``) not found, beside a cell found, whose
+        every side that faces a cell not found (bare, or beyond the cells read) shows a
+        card's outline, one side at least; none when :attr:`edge` is ``None``. An outline
+        here is nearer what a card's edge measures (:attr:`card_edge`) than :attr:`edge`,
+        on the same scale of ratios: a card's shadow across bare mat, or a glare's
+        falloff, measures a little over :attr:`edge` on every side.
 
         Bare mat beside a card shows that card's edge on the side facing it only, and
         none towards the bare mat beyond; a card's section shows its card's outline on
         every side it meets bare mat. So of two cells not found with an edge between
         them, one a plain section the peel left (its colour taken for the mat's) and the
-        other bare mat, only the section is framed."""
+        other bare mat, only the section is framed. A cell's sides are measured until one
+        shows no outline (most cells beside a shoal are bare mat)."""
         if self.edge is None or self.card_edge is None:
             return []
         outline = np.sqrt(self.edge * self.card_edge)
         out = []
-        for c in self.cells:
+        for c in among:
             if c in self.found or not any((c[0] + dx, c[1] + dy) in self.found
                                           for dx, dy in SIDES.values()):
                 continue
-            sides = [self._both_ways(c, side, v) for side, v in self.sides(c, tuple(SIDES)).items()]
-            if sides and min(sides) > outline:
+            if self._outlined_all_round(c, outline):
                 out.append(c)
         return out
+
+    def _outlined_all_round(self, c: Cell, outline: float) -> bool:
+        """Whether every side of ``c`` facing a cell not found measures over ``outline``
+        both ways (:meth:`_both_ways`), one side at least; measured until one does not."""
+        shown = False
+        for side in SIDES:
+            for v in self.sides(c, (side,)).values():
+                if self._both_ways(c, side, v) <= outline:
+                    return False
+                shown = True
+        return shown
 
     def _both_ways(self, c: Cell, side: str, v: float) -> float:
         """``side`` of cell ``c`` (``v`` measured on its box) as the cells either side of

@@ -296,8 +296,9 @@ class ShoalReader:
                               "and is this the right deck?")
         # a plain section the peel left shows its card's outline wherever it meets bare
         # mat, and the bare mat beside it only towards it
-        framed = {c: int(pattern[index[c]].argmax()) for c in outline.again(found).framed()}
-        framed = {c: col for c, col in framed.items() if plain[col]}
+        best = {c: int(pattern[index[c]].argmax()) for c in cells if c not in found}
+        framed = {c: best[c] for c in outline.again(found).framed(
+            c for c, col in best.items() if plain[col])}
         if framed:  # (and the cells to ask about are judged by the outline with them)
             found = {**found, **framed}
             outline = outline.again(found)

@@ -128,9 +128,9 @@ def test_a_plain_section_left_shows_its_outline_on_every_side_it_meets_bare_mat(
              (2, 3): 12, (3, 3): 13, (2, 4): 14, (3, 4): 15,  # card 3 at (2, 3)
              (0, 0): 0, (1, 0): 1, (0, 1): 2, (1, 1): 3}  # card 0 at (0, 0)
     image = photo([(3, 2), (4, 2), (2, 3), (0, 0)])
-    assert edges.Outline(found, CELLS, CORNERS, SECTION, image, plain).framed() == [(3, 2)]
+    assert edges.Outline(found, CELLS, CORNERS, SECTION, image, plain).framed(CELLS) == [(3, 2)]
     image = photo([(4, 2), (2, 3), (0, 0)])
-    assert edges.Outline(found, CELLS, CORNERS, SECTION, image, plain).framed() == []
+    assert edges.Outline(found, CELLS, CORNERS, SECTION, image, plain).framed(CELLS) == []
 
 
 def test_a_step_and_a_line_both_are_edges() -> None:
