@@ -17,7 +17,7 @@ import numpy as np
 
 from vision.lighting import EDGE_MM
 from vision.mat import PX_PER_MM
-from vision.peel import Cell, card_place
+from vision.peel import QUADRANTS, Cell, card_place
 
 ACROSS = 1 / 3
 """How far either side of a side's place its edge is looked for, as a share of the
@@ -152,30 +152,22 @@ class Outline:
         plain sections that show no card edge on any of their outer sides facing bare
         mat (a cell not found: one of ``cells``, or beyond them, towards the mat's edge,
         where no card is read either), and less the plain sections with no such side
-        whose card (read at the same place) lost a plain section so; then less the
-        cards (a card: its sections read at one place) that show none on any of two or
-        more such sides, whatever their sections: bare mat beside a card's edge taken
-        for a card's plain sections brings the rest of that card with it. All of them
-        when :attr:`edge` is ``None``. Those found after are these."""
+        whose card (read at the same place) lost a plain section so, or whose card's
+        cell where nothing was read shows no edge on its own outer sides facing bare
+        mat; again until none is dropped (a side that faced a section dropped faces bare
+        mat now); then less the cards (a card: its sections read at one place) that
+        show none on any of two or more such sides, whatever their sections: bare mat
+        beside a card's edge taken for a card's plain sections brings the rest of that
+        card with it. All of them when :attr:`edge` is ``None``. Those found after are
+        these."""
         if self.edge is None:
             return self.found
-        out, untested, shown_none = {}, [], set()
-        for c, col in self.found.items():
-            sides = list(self.sides(c, OUTER[col % 4]).values()) if self.plain[col] else []
-            if sides and max(sides) <= self.edge:
-                shown_none.add(card_place(c, col))
-                continue
-            out[c] = col
-            if self.plain[col] and not sides:
-                untested.append(c)
-        # a plain section facing no bare mat is not tested; one of its card's plain
-        # sections at the same place that faces bare mat and shows no outline there says
-        # for both: a lone plain section between cards, its card's other plain section
-        # below it on bare mat, is that bare mat's neighbour, not a card
-        for c in untested:
-            if card_place(c, out[c]) in shown_none:
-                del out[c]
-        self.found = out
+        while True:  # until no plain section is dropped: a side that faced one faces bare mat
+            out = self._plain_outlined(self.edge)
+            dropped = len(out) < len(self.found)
+            self.found = out
+            if not dropped:
+                break
         cards: dict[tuple[int, Cell], list[Cell]] = {}
         for c, col in out.items():  # a card by its picture and its top-left cell
             cards.setdefault(card_place(c, col), []).append(c)
@@ -187,6 +179,44 @@ class Outline:
         out = {c: col for c, col in out.items() if c not in ghosts}
         self.found = out
         return out
+
+    def _plain_outlined(self, edge: float) -> dict[Cell, int]:
+        """:attr:`found` less the plain sections that show no edge over ``edge`` on any of
+        their outer sides facing bare mat, and less those with no such side whose card
+        (read at the same place) lost a plain section so."""
+        out, untested, shown_none = {}, [], set()
+        for c, col in self.found.items():
+            sides = list(self.sides(c, OUTER[col % 4]).values()) if self.plain[col] else []
+            if sides and max(sides) <= edge:
+                shown_none.add(card_place(c, col))
+                continue
+            out[c] = col
+            if self.plain[col] and not sides:
+                untested.append(c)
+        # a plain section facing no bare mat is not tested; one of its card's plain
+        # sections at the same place that faces bare mat and shows no outline there says
+        # for both: a lone plain section between cards, its card's other plain section
+        # below it on bare mat, is that bare mat's neighbour, not a card; and so does a
+        # cell of its card that nothing was read on (that card's section would show
+        # there, and its outline where it faces bare mat)
+        for c in untested:
+            if card_place(c, out[c]) in shown_none or self._mate_unframed(c, out[c], edge):
+                del out[c]
+        return out
+
+    def _mate_unframed(self, c: Cell, col: int, edge: float) -> bool:
+        """Whether a cell not found of the card that section column ``col`` read at ``c``
+        places (:func:`vision.peel.card_place`) shows no edge over ``edge`` on any of its
+        outer sides facing a cell not found, one such side at least."""
+        _, (x, y) = card_place(c, col)
+        for q, (dx, dy) in enumerate(QUADRANTS):
+            mate = (x + dx, y + dy)
+            if mate == c or mate in self.found or mate not in self.index:
+                continue
+            sides = self.sides(mate, OUTER[q]).values()
+            if sides and max(sides) <= edge:
+                return True
+        return False
 
     def framed(self, among: Iterable[Cell]) -> list[Cell]:
         """The cells of ``among`` (of ``cells``) not found, beside a cell found, whose

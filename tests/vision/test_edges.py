@@ -116,6 +116,41 @@ def test_an_edge_between_two_cells_not_found_is_a_card_s() -> None:
     assert not outline.edged((1, 1))  # found
 
 
+def test_a_plain_section_facing_a_made_up_one_is_tested_once_that_one_is_dropped() -> None:
+    """Bare mat below card 0 and left of card 2 taken for card 1's plain top-left section
+    at (1, 2), and the bare mat left of it for card 3's at (0, 2). The outer sides of
+    (1, 2) face card 0 and (0, 2): untested while (0, 2) is found. (0, 2) shows no
+    outline and is dropped; then (1, 2)'s left side faces bare mat, shows none, and it
+    goes too. With card 1 there (under card 2), its outline shows and it stays."""
+    plain = np.zeros(16, bool)
+    plain[[4, 12]] = True
+    cards = {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3,  # card 0 at (1, 0): fish
+             (2, 2): 8, (3, 2): 9, (2, 3): 10, (3, 3): 11}  # card 2 at (2, 2): fish
+    found = {**cards, (1, 2): 4, (0, 2): 12}
+    image = photo([(1, 0), (2, 2)])
+    assert edges.Outline(found, CELLS, CORNERS, SECTION, image, plain).outlined() == cards
+    image = photo([(1, 2), (1, 0), (2, 2)])
+    assert edges.Outline(found, CELLS, CORNERS, SECTION, image, plain).outlined() == {
+        **cards, (1, 2): 4}
+
+
+def test_a_plain_section_whose_card_shows_nowhere_else_is_bare_mat() -> None:
+    """Bare mat between cards A (right of it) and B (below it) taken for card 1's plain
+    bottom-right section: both its outer sides face cards, so they say nothing; but its
+    card's top-right section would show above it, with that card's outline where it
+    meets bare mat, and the bare mat there shows none. With card 1 there (under A and
+    B), its outline shows and the section stays."""
+    plain = np.zeros(12, bool)
+    plain[7] = True
+    cards = {(3, 3): 0, (4, 3): 1, (3, 4): 2, (4, 4): 3,  # card A at (3, 3): fish
+             (1, 4): 8, (2, 4): 9, (1, 5): 10, (2, 5): 11}  # card B at (1, 4): fish
+    found = {**cards, (2, 3): 7}
+    image = photo([(3, 3), (1, 4)])
+    assert edges.Outline(found, CELLS, CORNERS, SECTION, image, plain).outlined() == cards
+    image = photo([(1, 2), (3, 3), (1, 4)])
+    assert edges.Outline(found, CELLS, CORNERS, SECTION, image, plain).outlined() == found
+
+
 def test_a_plain_section_left_shows_its_outline_on_every_side_it_meets_bare_mat() -> None:
     """Card 1 at (3, 2) lies under cards 2 and 3 and shows its top-left section only;
     the peel left it (a plain section whose colour was taken for the mat's). Its outline
