@@ -165,6 +165,7 @@ class SerialBackend(Backend):
         self._heard = time.monotonic()
         self._deadline: float | None = None  # host's own monotonic deadline
         self._box_running = False
+        self._box_clapped = False  # the box's own clock ran out on this search
         try:
             self._connect()
         except WrongDevice:
@@ -299,7 +300,7 @@ class SerialBackend(Backend):
         elif reply == protocol.RUNNING:
             self._box_running = True
         elif reply == protocol.EXPIRED:
-            self._box_running = False
+            self._box_running, self._box_clapped = False, True
             self.on_expired()
         elif reply == protocol.STOPPED:
             self._box_running = False
@@ -332,7 +333,7 @@ class SerialBackend(Backend):
     def running(self, ms_left: int, duration_ms: int) -> None:
         with self._lock:
             self._deadline = time.monotonic() + ms_left / 1000
-            self._box_running = True
+            self._box_running, self._box_clapped = True, False
             self._send(protocol.line(protocol.START, ms_left))
 
     def halted(self, ms_left: int) -> None:
@@ -342,10 +343,11 @@ class SerialBackend(Backend):
 
     def clap(self) -> None:
         """The host's deadline passed: the box claps by itself unless it never heard of
-        this search (it was away), in which case it is told to clap now."""
+        this search (it was away), in which case it is told to clap now; not when it
+        has said EXPIRED already (its clap came first: the host's ran late)."""
         with self._lock:
             self._deadline = None
-            if not self._box_running:
+            if not self._box_running and not self._box_clapped:
                 self._send(protocol.line(protocol.CLAP))
 
     def status(self) -> dict[str, Any]:

@@ -280,3 +280,24 @@ def test_the_virtual_box_reports_whole_milliseconds(box: VirtualBox) -> None:
     assert replies[1].startswith("RUNNING ") and 0 < int(replies[1].split()[1]) <= 500
     for reply in replies:
         assert re.fullmatch(r"(RUNNING|STOPPED) \d+|EXPIRED", reply), replies
+
+
+
+def test_a_host_deadline_run_after_the_box_clapped_sends_no_clap(box: VirtualBox) -> None:
+    """The box keeps time, claps by itself and says EXPIRED; on a busy Pi the host's own
+    deadline can be handled after that (its worker runs the clap late). The box has
+    clapped: the host does not tell it to clap again (one clap, not two)."""
+    dev = cast(SerialBackend, open_backend(f"serial:{box.path}",
+                                           HardwareConfig.from_mapping(FAST)))
+    expired = threading.Event()
+    dev.attach(lambda button: None, expired.set)
+    try:
+        dev.running(200, 1000)
+        assert expired.wait(5)  # the host has read the box's EXPIRED
+        box.received.clear()
+        dev.clap()  # the host's deadline, late
+        box.wait_received("PING")  # a later line: the clap, if any, went before it
+    finally:
+        dev.close()
+    assert "CLAP" not in box.received
+    assert len(box.parts.claps()) == 1
