@@ -117,19 +117,21 @@ def test_an_edge_between_two_cells_not_found_is_a_card_s() -> None:
 
 
 def test_a_plain_section_facing_a_made_up_one_is_tested_once_that_one_is_dropped() -> None:
-    """Bare mat below card 0 and left of card 2 taken for card 1's plain top-left section
-    at (1, 2), and the bare mat left of it for card 3's at (0, 2). The outer sides of
-    (1, 2) face card 0 and (0, 2): untested while (0, 2) is found. (0, 2) shows no
-    outline and is dropped; then (1, 2)'s left side faces bare mat, shows none, and it
-    goes too. With card 1 there (under card 2), its outline shows and it stays."""
-    plain = np.zeros(16, bool)
+    """Bare mat below card 0 taken for card 1's plain top-left section at (1, 2), whose
+    other cells cards 2 and 4 cover, and the bare mat left of it for card 3's at (0, 2).
+    The outer sides of (1, 2) face card 0 and (0, 2): untested while (0, 2) is found.
+    (0, 2) shows no outline and is dropped; then (1, 2)'s left side faces bare mat, shows
+    none, and it goes too. With card 1 there (under cards 2 and 4), its outline shows
+    and it stays."""
+    plain = np.zeros(20, bool)
     plain[[4, 12]] = True
     cards = {(1, 0): 0, (2, 0): 1, (1, 1): 2, (2, 1): 3,  # card 0 at (1, 0): fish
-             (2, 2): 8, (3, 2): 9, (2, 3): 10, (3, 3): 11}  # card 2 at (2, 2): fish
+             (2, 2): 8, (3, 2): 9, (2, 3): 10, (3, 3): 11,  # card 2 at (2, 2): fish
+             (0, 3): 16, (1, 3): 17, (0, 4): 18, (1, 4): 19}  # card 4 at (0, 3): fish
     found = {**cards, (1, 2): 4, (0, 2): 12}
-    image = photo([(1, 0), (2, 2)])
+    image = photo([(1, 0), (2, 2), (0, 3)])
     assert edges.Outline(found, CELLS, CORNERS, SECTION, image, plain).outlined() == cards
-    image = photo([(1, 2), (1, 0), (2, 2)])
+    image = photo([(1, 2), (1, 0), (2, 2), (0, 3)])
     assert edges.Outline(found, CELLS, CORNERS, SECTION, image, plain).outlined() == {
         **cards, (1, 2): 4}
 
