@@ -335,3 +335,13 @@ def test_an_empty_section_whose_colour_was_taken_for_the_mat_s_is_read(
     assert not bad and not reading.doubtful, (sorted(bad), reading.doubtful)
     names = {v: k for k, v in moved(reading.cells, *shift).items()}
     assert scene.cells["3,3"] == "empty" and reading.cells[names["3,3"]] == "empty"
+
+
+def test_a_bare_cell_s_box_leaning_on_a_card_s_edge_frames_nothing(user_table: Tables) -> None:
+    """The bright table's hard photo of seed 1001 (the benchmark's seed 1, photo 1): a
+    bare cell beside the shoal matched a plain section with its box shifted onto a card's
+    edge, and measured 0.18 on its top side where the bare cell above, on its own box,
+    measures 0.05. Each side is taken as the cells on both sides of it see it: it is not
+    framed, and the photo is read exactly."""
+    scene, reading = read_as_sent(user_table("bright"), 1001, "hard")
+    assert errors(scene.cells, reading.cells, shoal=True) == 0, reading.cells
