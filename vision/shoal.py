@@ -120,7 +120,12 @@ have taken a lookalike section. It shows the one of the two sections (the card's
 best of the other value's) that matches it better at a closer look
 (:func:`vision.closer.closer_best`), its own value when the closer look cannot be taken
 (clipped). Measured on seeds 1-10 and Blender sets 1-8 (docs/vision.md, "A cell against
-its card")."""
+its card"). A cell read as a section the deck draws too alike to another value's (the
+pairs `companion doctor` names: :attr:`vision.calibration.Margins.alike`) is looked at
+closer too, against the best section of each such value: where the closer look prefers
+one of those, the cell is asked about, the value read and that one as likely as not, the
+value read shown (the closer look alone reads more of those cells wrong than the first
+look: docs/vision.md, "Shoal: sections the deck draws too alike")."""
 
 class ShoalReader:
     """Reads Shoal layouts of one deck on one mat; build once, read many photos."""
@@ -134,6 +139,12 @@ class ShoalReader:
         self.contrast = templates.shoal_templates(deck, contrast=True)
         self.sharp = templates.sharp_sections(deck, templates.SECTION_INSETS_MM[1])
         self.margins = calibration.margins(self.templates, frozenset({templates.NO_CARD}))
+        # each section's values drawn too alike to it (the pairs `companion doctor` names)
+        names = self.templates.labels  # (the bare mat's, first, is in no pair)
+        self.lookalikes: list[set[str]] = [set() for _ in names[1:]]
+        for a, b, _ in self.margins.alike:
+            self.lookalikes[a - 1].add(names[b])
+            self.lookalikes[b - 1].add(names[a])
         # what a player may give an unsure cell: the deck's sections, then no card
         self.values = [*sorted(set(self.templates.labels) - {templates.NO_CARD}),
                        templates.NO_CARD]
@@ -321,24 +332,32 @@ class ShoalReader:
         x_min = min(i for i, _ in found)
         y_min = min(j for _, j in found)
         reading = Reading("shoal", {}, {}, view=view, values=list(self.values))
-        fine = None
+        fine: list[np.ndarray] = []  # the photo at the closer look's resolution, when needed
+
+        def closer_best(at: int, which: list[int]) -> int | None:
+            if not fine:
+                fine.extend(closer.resampled(image, PX_PER_MM) for image in
+                            (rectified, (top_channels == 0).astype(np.float32)))
+            return closer.closer_best(fine[0], fine[1], corners[at], shift[at], (sw, sh),
+                                      templates.SECTION_INSETS_MM[1], self.sharp, which)
+
+        def best_of(at: int, value: str) -> int:
+            return int(np.argmax(np.where(np.array(labels) == value, pattern[at], -np.inf)))
+
         for k, (i, j) in enumerate(order):
             name = f"{i - x_min},{j - y_min}"
-            label = labels[found[(i, j)]]
+            at, read = index[(i, j)], found[(i, j)]
+            label = labels[read]
             options = calibration.posterior(dist[k], labels, density, prior=priors[k])
             own = max(options, key=options.__getitem__)
             if options[own] - options.get(label, 0.0) > DISAGREE:  # the cell against its card
-                if fine is None:
-                    fine = closer.resampled(rectified, PX_PER_MM)
-                    unclipped = closer.resampled((top_channels == 0).astype(np.float32),
-                                                 PX_PER_MM)
-                at = index[(i, j)]
-                theirs = int(np.argmax(np.where(np.array(labels) == own, pattern[at], -np.inf)))
-                pick = closer.closer_best(fine, unclipped, corners[at], shift[at], (sw, sh),
-                                          templates.SECTION_INSETS_MM[1], self.sharp,
-                                          [found[(i, j)], theirs])
+                pick = closer_best(at, [read, best_of(at, own)])
                 options = {own: 0.5, label: 0.5}
-                label = label if pick == found[(i, j)] else own
+                label = label if pick == read else own
+            elif self.lookalikes[read]:  # a section drawn too alike to another value's
+                pick = closer_best(at, [read, *(best_of(at, v) for v in self.lookalikes[read])])
+                if pick is not None and pick != read:
+                    options = {label: 0.5, labels[pick]: 0.5}
             reading.cells[name] = label
             reading.confidence[name] = options.get(label, 0.0)
             reading.candidates[name] = options

@@ -114,3 +114,22 @@ def _read_exactly_and_asked(user_table: Tables, scene_id: int, cell: str, value:
     assert reading.cells[name] == value
     assert reading.candidates[name] == {rival: 0.5, value: 0.5}
     assert name in reading.unsure()
+
+
+def test_a_section_drawn_too_alike_to_another_value_s_is_asked_about_when_they_differ(
+        user_table: Tables) -> None:
+    """The off-white table's medium photo 7006: the cell 2,2 of a card with a clownfish
+    pair is read as a sardine pair, its card too (the deck draws both orange, in the same
+    places, a pair `companion doctor` names), so the cell and its card agree, at 1.0: it
+    was read wrong without a word. The closer look at the deck's lookalikes sees the
+    clownfish, so the cell is asked about, the sardine pair shown and the clownfish pair
+    as likely; every other cell is read right."""
+    scene, reading = read_as_sent(user_table("offwhite"), 7006, "medium")
+    bad, shift = wrong_cells(scene.cells, reading.cells, shoal=True)
+    names = {v: k for k, v in moved(reading.cells, *shift).items()}
+    assert scene.cells["2,2"] == "clown+clown"
+    assert bad == {"2,2"}
+    name = names["2,2"]
+    assert reading.cells[name] == "sardine+sardine"
+    assert reading.candidates[name] == {"sardine+sardine": 0.5, "clown+clown": 0.5}
+    assert name in reading.unsure()
