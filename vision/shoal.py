@@ -120,12 +120,12 @@ have taken a lookalike section. It shows the one of the two sections (the card's
 best of the other value's) that matches it better at a closer look
 (:func:`vision.closer.closer_best`), its own value when the closer look cannot be taken
 (clipped). Measured on seeds 1-10 and Blender sets 1-8 (docs/vision.md, "A cell against
-its card"). A cell read as a section the deck draws too alike to another value's (the
-pairs `companion doctor` names: :attr:`vision.calibration.Margins.alike`) is looked at
-closer too, against the best section of each such value: where the closer look prefers
-one of those, the cell is asked about, the value read and that one as likely as not, the
-value read shown (the closer look alone reads more of those cells wrong than the first
-look: docs/vision.md, "Shoal: sections the deck draws too alike")."""
+its card"). A cell read sure as a section the deck draws too alike to another value's
+(the pairs `companion doctor` names: :attr:`vision.calibration.Margins.alike`) is looked
+at closer too, against the best section of each such value: where the closer look
+prefers one of those, the cell is asked about, the value read and that one as likely as
+not, the value read shown (the closer look alone reads more of those cells wrong than
+the first look: docs/vision.md, "Shoal: sections the deck draws too alike")."""
 
 class ShoalReader:
     """Reads Shoal layouts of one deck on one mat; build once, read many photos."""
@@ -354,7 +354,8 @@ class ShoalReader:
                 pick = closer_best(at, [read, best_of(at, own)])
                 options = {own: 0.5, label: 0.5}
                 label = label if pick == read else own
-            elif self.lookalikes[read]:  # a section drawn too alike to another value's
+            elif options.get(label, 0.0) >= calibration.UNSURE and self.lookalikes[read]:
+                # read sure as a section drawn too alike to another value's
                 pick = closer_best(at, [read, *(best_of(at, v) for v in self.lookalikes[read])])
                 if pick is not None and pick != read:
                     options = {label: 0.5, labels[pick]: 0.5}
