@@ -141,10 +141,11 @@ class ShoalReader:
         self.margins = calibration.margins(self.templates, frozenset({templates.NO_CARD}))
         # each section's values drawn too alike to it (the pairs `companion doctor` names)
         names = self.templates.labels  # (the bare mat's, first, is in no pair)
-        self.lookalikes: list[set[str]] = [set() for _ in names[1:]]
+        alike: list[set[str]] = [set() for _ in names[1:]]
         for a, b, _ in self.margins.alike:
-            self.lookalikes[a - 1].add(names[b])
-            self.lookalikes[b - 1].add(names[a])
+            alike[a - 1].add(names[b])
+            alike[b - 1].add(names[a])
+        self.lookalikes = [tuple(sorted(values)) for values in alike]
         # what a player may give an unsure cell: the deck's sections, then no card
         self.values = [*sorted(set(self.templates.labels) - {templates.NO_CARD}),
                        templates.NO_CARD]
