@@ -16,25 +16,29 @@ from vision import matching, planes, templates
 class Spared:
     """The pictures compared over the best three quarters of a card (:meth:`distances`):
     for each quarter of the compared window, the pictures with their planes removed over
-    the rest (zero on the quarter left out), made once per faces file."""
+    the rest (zero on the quarter left out), made once per faces file. The quarters are
+    the window's corners or, with ``sides``, the bands a quarter of it wide along each of
+    its sides (a card laid askew shows the mat or the card beside it along a side)."""
 
-    def __init__(self, pictures: templates.Templates) -> None:
+    def __init__(self, pictures: templates.Templates, sides: bool = False) -> None:
         ww, wh = matching.window(pictures.box_mm, pictures.inset_mm)
         ys, xs = np.mgrid[0:wh:matching.STEP, 0:ww:matching.STEP].astype(np.float64)
         xs, ys = xs.ravel(), ys.ravel()
         n = xs.size
         feats = pictures.features.reshape(len(pictures.features), n, 3).astype(np.float64)
+        right, low = xs > (ww - 1) / 2, ys > (wh - 1) / 2
+        quarters = ([xs < ww / 4, xs >= ww * 3 / 4, ys < wh / 4, ys >= wh * 3 / 4] if sides
+                    else [~right & ~low, ~right & low, right & ~low, right & low])
         kept, bases, parts = [], [], []
-        for right in (False, True):
-            for low in (False, True):
-                keep = ~(((xs > (ww - 1) / 2) == right) & ((ys > (wh - 1) / 2) == low))
-                terms = np.stack([np.ones(n), xs - xs[keep].mean(), ys - ys[keep].mean()], 1)
-                q = np.zeros((n, 3))
-                q[keep] = np.linalg.qr(terms[keep])[0]
-                t = feats - np.einsum("nk,mkc->mnc", q, np.einsum("nk,mnc->mkc", q, feats))
-                parts.append((t * keep[None, :, None]).reshape(len(feats), -1))
-                bases.append(np.kron(q, np.eye(3)))  # n*3 x 9: each channel's plane
-                kept.append(np.repeat(keep, 3))
+        for quarter in quarters:
+            keep = ~quarter
+            terms = np.stack([np.ones(n), xs - xs[keep].mean(), ys - ys[keep].mean()], 1)
+            q = np.zeros((n, 3))
+            q[keep] = np.linalg.qr(terms[keep])[0]
+            t = feats - np.einsum("nk,mkc->mnc", q, np.einsum("nk,mnc->mkc", q, feats))
+            parts.append((t * keep[None, :, None]).reshape(len(feats), -1))
+            bases.append(np.kron(q, np.eye(3)))  # n*3 x 9: each channel's plane
+            kept.append(np.repeat(keep, 3))
         self.parts = np.concatenate(parts).astype(np.float32)        # 4N x n*3
         self.squares = (np.concatenate(parts) ** 2).sum(1).reshape(4, -1)
         self.bases = np.concatenate(bases, 1).astype(np.float32)     # n*3 x 36

@@ -106,6 +106,9 @@ class PooDiversReader:
         self.spared = Spared(self.templates)
         self.spared_cross = self.spared.distances(self.templates.features.reshape(-1, n, 3),
                                                   matching.QUANTUM)
+        self.sides = Spared(self.templates, sides=True)
+        self.sides_cross = self.sides.distances(self.templates.features.reshape(-1, n, 3),
+                                                matching.QUANTUM)
 
     @cached_property
     def pictures(self) -> np.ndarray:
@@ -225,6 +228,7 @@ class PooDiversReader:
         unlike_once = absent.copy()  # their distances are taken again below
         tint, tint_f = dist - pattern, dist_f - pattern  # what colour adds, as read and free
         haloed = np.zeros(len(cells), bool)
+        askew = np.full(len(cells), -1)  # the face a card laid askew may be (below)
         if absent.any():
             # the light's own colour is paper white; the camera's white is what adds
             # the same to every channel of the photo
@@ -262,6 +266,17 @@ class PooDiversReader:
             kept = (part + tint)[np.ix_(absent, fixed)] * unlike / margin
             dist[np.ix_(absent, fixed)] = np.minimum(dist[np.ix_(absent, fixed)], kept)
             values, nearest = faces_apart(dist, templates.labels, unlike)
+            # and over all but a band along one side (a card laid askew shows the mat or
+            # the card beside it there): a card like a face so is asked about, never read
+            # as that face (an object drawn near a side is as like the plain face so)
+            side = self.sides.distances(around, noise).reshape(len(cells), -1,
+                                                               len(labels)).min(1)
+            own = calibration.photo_density(side + tint_f, self.margins.worn)
+            margin = object_margin(templates, self.margins, float(np.exp(own[0])),
+                                   (own[1], own[3]), self.sides_cross)
+            near = np.where(fixed[None, :], (side + tint) * unlike / margin, np.inf)
+            like = absent & (near.min(1) < unlike)
+            askew[like] = [FIXED.index(str(labels[t])) for t in near[like].argmin(1)]
         # a veiled card's light is that much the veil's, not its print's: what its match
         # says is discounted by the print's share (``seen``, below)
         veil = veiled(small, corners + shift, templates, dist, unlike, noise, means,
@@ -350,6 +365,14 @@ class PooDiversReader:
             order[weighed] = np.argsort(-odds[weighed], 1, kind="stable")
             sure[weighed] = np.minimum(odds, most)[weighed]
         order = within_deck(order, odds, values)
+        # a card read as an object that is like a face but for a band along one side
+        doubt = np.flatnonzero((order[:, 0] == len(FIXED)) & (askew >= 0))
+        for card in doubt:
+            pair = [len(FIXED), int(askew[card])]
+            odds[card] = 0.0
+            odds[card, pair] = 0.5
+            sure[card, len(FIXED)] = 0.5
+            order[card] = [*pair, *(f for f in order[card] if f not in pair)]
         for k, (c, r) in enumerate(cells):
             v = int(order[k, 0])
             name = str(Cell(c, r))
