@@ -16,7 +16,10 @@ fitted together with each face 1 mm around the card's place, in the photo's valu
 in linear light (:func:`vision.poo_glare.halo_distances`): a blank beside a lamp's
 reflection is a blank, a faint print under it its face; and only if it looks like none
 of them over its best three quarters as well (:class:`vision.poo_glare.Spared`: a glare
-spot, a shadow's edge or the mat beside a card laid off its place spoils a corner). A
+spot, a shadow's edge or the mat beside a card laid off its place spoils a corner); one
+like a face but for a band along one side (a card laid askew shows the card beside it
+there) is asked about, that face as likely, never read as it (an object drawn near a
+side is as like the plain face so). A
 card whose colour fits its face only at more contrast than the photo's clearest cards
 show (:func:`vision.poo_veil.bounded_misfit`: a brown card as a blank's faint tint
 stretched fivefold) is not that face, unless clipped somewhere (a clipped channel says
@@ -365,8 +368,10 @@ class PooDiversReader:
             order[weighed] = np.argsort(-odds[weighed], 1, kind="stable")
             sure[weighed] = np.minimum(odds, most)[weighed]
         order = within_deck(order, odds, values)
-        # a card read as an object that is like a face but for a band along one side
-        doubt = np.flatnonzero((order[:, 0] == len(FIXED)) & (askew >= 0))
+        # a card read sure as an object that is like a face but for a band along one side
+        # (an unsure one keeps the odds it is asked with)
+        doubt = np.flatnonzero((order[:, 0] == len(FIXED)) & (askew >= 0)
+                               & (sure[:, len(FIXED)] >= calibration.UNSURE))
         for card in doubt:
             pair = [len(FIXED), int(askew[card])]
             odds[card] = 0.0
