@@ -77,7 +77,7 @@ def test_a_band_along_one_side_is_left_out_by_the_sides_only(faces: Faces) -> No
     pictures = templates.poo_templates(faces)
     labels = list(pictures.labels)
     ww, wh = matching.window(pictures.box_mm, pictures.inset_mm)
-    ys, xs = np.mgrid[0:wh:matching.STEP, 0:ww:matching.STEP].astype(np.float32)
+    _, xs = np.mgrid[0:wh:matching.STEP, 0:ww:matching.STEP].astype(np.float32)
     band = (xs < ww / 6).astype(np.float32)
     blank = labels.index("blank")
     card = pictures.features[blank].reshape(-1, 3) - 0.5 * band.reshape(-1, 1)
