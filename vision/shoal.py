@@ -342,8 +342,11 @@ class ShoalReader:
             return closer.closer_best(fine[0], fine[1], corners[at], shift[at], (sw, sh),
                                       templates.SECTION_INSETS_MM[1], self.sharp, which)
 
+        named = np.array(labels)
+
         def best_of(at: int, value: str) -> int:
-            return int(np.argmax(np.where(np.array(labels) == value, pattern[at], -np.inf)))
+            """The section of ``value`` that cell ``at`` matches best at the first look."""
+            return int(np.argmax(np.where(named == value, pattern[at], -np.inf)))
 
         for k, (i, j) in enumerate(order):
             name = f"{i - x_min},{j - y_min}"
